@@ -1,0 +1,278 @@
+"""The card model: what a question card may say, and the rules that tie it together.
+
+A card is one YAML file. The pydantic model below is the source of truth for
+the format (``quizzer schema`` prints it as JSON Schema). Field checks live on
+the model; checks that relate fields to each other (every ``{{gap}}`` has a
+blank, aliases do not clash, ...) live in :func:`card_problems` so that each
+problem can point at the exact YAML node it concerns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+TAG_PATTERN = ID_PATTERN
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*$"
+GAP = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+
+#: Teaching sections: optional in the model, required by ``validate --strict``.
+TEACHING_SECTIONS = (
+    "intuition",
+    "explanation",
+    "limitations",
+    "used_in",
+    "follow_ups",
+    "red_flags",
+    "bullets",
+    "sources",
+)
+
+
+def _answer_text(value: Any) -> Any:
+    # YAML reads `answer: 64` or `answer: 0.5` as numbers; an answer is always text.
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+AnswerText = Annotated[str, BeforeValidator(_answer_text), StringConstraints(min_length=1)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
+CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Symbol(_Strict):
+    """A name an answer may use."""
+
+    aliases: list[Name] = Field(default_factory=list, description="Other spellings, e.g. dk.")
+    positive: bool = Field(False, description="Assume the symbol is a positive real number.")
+    matrix: bool = Field(False, description="The symbol is a matrix (non-commutative).")
+    meaning: str | None = Field(None, description="What the symbol stands for, shown to learners.")
+
+
+class WrongAnswer(_Strict):
+    """A known wrong answer with feedback that teaches."""
+
+    answer: AnswerText
+    feedback: Text
+
+
+class Example(_Strict):
+    """A test of the card itself: ``answer`` must judge as ``correct``."""
+
+    answer: AnswerText
+    correct: bool
+
+
+class Blank(_Strict):
+    """One gap in the prompt."""
+
+    answer: AnswerText = Field(description="The expected answer, in answer syntax.")
+    also: list[Text] = Field(default_factory=list, description="Accepted words or phrases.")
+    hint: Text | None = None
+    wrong: list[WrongAnswer] = Field(default_factory=list)
+    examples: list[Example] = Field(default_factory=list)
+
+
+class FollowUp(_Strict):
+    """What an interviewer would ask next, and how to approach it."""
+
+    question: Text
+    approach: Text
+
+
+class Source(_Strict):
+    """A primary source: paper, textbook or documentation."""
+
+    title: Text
+    url: str | None = None
+
+
+class Card(_Strict):
+    """A fill-in-the-blanks question card."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        title="quizzer card",
+        json_schema_extra={"description": "A quizzer question card (one YAML file)."},
+    )
+
+    id: CardId = Field(description="Unique across all decks, lower-case kebab-case.")
+    title: Text
+    tags: list[Tag] = Field(default_factory=list)
+    prompt: Text = Field(description="The question; each {{name}} is a blank.")
+    symbols: dict[Name, Symbol] = Field(default_factory=dict)
+    blanks: dict[Name, Blank] = Field(description="The blanks, in prompt order.")
+    intuition: Text | None = None
+    explanation: Text | None = None
+    limitations: list[Text] = Field(default_factory=list)
+    used_in: list[Text] = Field(default_factory=list)
+    follow_ups: list[FollowUp] = Field(default_factory=list)
+    red_flags: list[Text] = Field(default_factory=list)
+    bullets: list[Text] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    related: list[CardId] = Field(default_factory=list)
+
+    def gaps(self) -> list[str]:
+        """Blank names in the order they appear in the prompt."""
+        return [m.group(1) for m in GAP.finditer(self.prompt)]
+
+    def prompt_parts(self) -> list[str | Gap]:
+        """The prompt as text pieces and numbered gaps, for display."""
+        numbers = {name: index for index, name in enumerate(self.blanks, start=1)}
+        parts: list[str | Gap] = []
+        last = 0
+        for match in GAP.finditer(self.prompt):
+            if match.start() > last:
+                parts.append(self.prompt[last : match.start()])
+            name = match.group(1)
+            parts.append(Gap(numbers.get(name, 0), name))
+            last = match.end()
+        if last < len(self.prompt):
+            parts.append(self.prompt[last:])
+        return parts
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A numbered gap in a prompt."""
+
+    number: int
+    name: str
+
+
+_MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {
+    (): Card,
+    ("symbols", "*"): Symbol,
+    ("blanks", "*"): Blank,
+    ("blanks", "*", "wrong", "*"): WrongAnswer,
+    ("blanks", "*", "examples", "*"): Example,
+    ("follow_ups", "*"): FollowUp,
+    ("sources", "*"): Source,
+}
+
+
+def fields_at(path: tuple[Hashable, ...] | list[Hashable]) -> list[str]:
+    """Field names allowed in the mapping at ``path`` (for "did you mean" hints)."""
+    shape: list[str] = []
+    for part in path:
+        keyed = shape in (["symbols"], ["blanks"])  # the next part is a name, not a field
+        shape.append("*" if isinstance(part, int) or keyed else str(part))
+    model = _MODELS_BY_PATH.get(tuple(shape))
+    return list(model.model_fields) if model else []
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """A problem found in a card, located by its path in the card's data."""
+
+    path: tuple[Hashable, ...]
+    message: str
+    at_key: bool = False
+    warning: bool = False
+
+
+def card_problems(card: Card) -> list[CardProblem]:
+    """Checks that relate one field of a valid card to another."""
+    problems: list[CardProblem] = []
+    gaps = card.gaps()
+    seen: set[str] = set()
+    for gap in gaps:
+        if gap in seen:
+            problems.append(CardProblem(("prompt",), f"gap {{{{{gap}}}}} appears twice"))
+        elif gap not in card.blanks:
+            problems.append(CardProblem(("prompt",), f"gap {{{{{gap}}}}} has no blank"))
+        seen.add(gap)
+    if not gaps:
+        problems.append(CardProblem(("prompt",), "prompt has no {{gap}}"))
+    for name in card.blanks:
+        if name not in seen:
+            problems.append(
+                CardProblem(("blanks", name), f"blank '{name}' is not in the prompt", at_key=True)
+            )
+    in_prompt_order = list(dict.fromkeys(name for name in gaps if name in card.blanks))
+    listed = [name for name in card.blanks if name in seen]
+    if in_prompt_order != listed:
+        problems.append(
+            CardProblem(
+                ("blanks",),
+                "list the blanks in prompt order: " + ", ".join(in_prompt_order),
+                at_key=True,
+            )
+        )
+
+    owner = {name: name for name in card.symbols}
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            if alias in owner:
+                problems.append(
+                    CardProblem(
+                        ("symbols", name, "aliases", index),
+                        f"alias '{alias}' is already used by symbol '{owner[alias]}'",
+                    )
+                )
+            else:
+                owner[alias] = name
+    for name, symbol in card.symbols.items():
+        if symbol.matrix and symbol.positive:
+            problems.append(
+                CardProblem(
+                    ("symbols", name), f"symbol '{name}' cannot be both matrix and positive"
+                )
+            )
+    for index, other in enumerate(card.related):
+        if other == card.id:
+            problems.append(CardProblem(("related", index), "a card cannot be related to itself"))
+    return problems
+
+
+MIN_WRONG = 2
+MIN_EXAMPLES = 3
+
+
+def publishing_problems(card: Card) -> list[CardProblem]:
+    """What a card still needs before it is published.
+
+    Plain ``validate`` reports these as warnings; ``validate --strict`` as errors.
+    """
+    problems: list[CardProblem] = []
+    for section in TEACHING_SECTIONS:
+        if not getattr(card, section):
+            problems.append(CardProblem((section,), f"missing teaching section '{section}'", True))
+    for name, blank in card.blanks.items():
+        if len(blank.wrong) < MIN_WRONG:
+            problems.append(
+                CardProblem(
+                    ("blanks", name),
+                    f"blank '{name}' needs at least {MIN_WRONG} 'wrong' entries with feedback",
+                    True,
+                )
+            )
+        if len(blank.examples) < MIN_EXAMPLES:
+            problems.append(
+                CardProblem(
+                    ("blanks", name),
+                    f"blank '{name}' needs at least {MIN_EXAMPLES} 'examples'",
+                    True,
+                )
+            )
+    return [CardProblem(p.path, p.message, p.at_key, warning=True) for p in problems]
+
+
+def card_json_schema() -> dict[str, object]:
+    """The JSON Schema of a card file, for editors (``quizzer schema``)."""
+    schema = Card.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

@@ -1,0 +1,311 @@
+"""Finding card files, loading them, and naming a card by id or path.
+
+Where cards come from (DESIGN.md, contract item 2): the bundled ``content/``
+folder, then each path in ``QUIZZER_DECKS`` (joined by ``os.pathsep``), then
+each ``--deck PATH``. A path is a card file or a folder searched recursively
+for ``*.yaml`` / ``*.yml``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from quizzer.cards import Card, CardProblem, card_problems, fields_at
+from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
+from quizzer.yamldoc import Position, YamlDoc, YamlError, load_yaml
+
+CARD_SUFFIXES = (".yaml", ".yml")
+MAX_CARD_BYTES = 1_000_000
+DECKS_ENV = "QUIZZER_DECKS"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in one file, printed as ``PATH:LINE:COLUMN: message``."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        prefix = "warning: " if self.severity == "warning" else ""
+        return f"{self.path}:{self.line}:{self.column}: {prefix}{self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "severity": self.severity,
+        }
+
+
+@dataclass(frozen=True)
+class LoadedCard:
+    """A valid card with the file it came from and where each of its values was written."""
+
+    card: Card
+    path: Path
+    deck: str
+    doc: YamlDoc = field(repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.card.id
+
+    def problem(self, found: CardProblem) -> Problem:
+        """Turn a problem located by data path into one located by line and column."""
+        return _located(self.path, self.doc, found.path, found.message, found.at_key, found.warning)
+
+
+@dataclass
+class Deck:
+    """Every card that loaded, and the problems of those that did not."""
+
+    cards: list[LoadedCard] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    files: int = 0
+
+    def by_id(self) -> dict[str, LoadedCard]:
+        return {loaded.id: loaded for loaded in self.cards}
+
+    def find(self, card_id: str) -> LoadedCard:
+        """The card with this id, or :class:`CardNotFound` with suggestions."""
+        cards = self.by_id()
+        if card_id in cards:
+            return cards[card_id]
+        close = difflib.get_close_matches(card_id, list(cards), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        broken = sum(1 for p in self.problems if p.severity == "error")
+        if not close and broken:
+            hint += " (some card files have problems: run 'quizzer validate')"
+        raise CardNotFound(f"unknown card '{card_id}'{hint}")
+
+    def tags(self) -> list[str]:
+        return sorted({tag for loaded in self.cards for tag in loaded.card.tags})
+
+
+def bundled_content_dir() -> Path:
+    """The deck shipped with quizzer.
+
+    In a wheel it is ``quizzer/content``; in a source checkout (or an editable
+    install) it is ``content/`` at the top of the repository.
+    """
+    here = Path(__file__).resolve().parent
+    installed = here / "content"
+    if installed.is_dir():
+        return installed
+    return here.parent / "content"
+
+
+def deck_sources(
+    extra: Sequence[str | os.PathLike[str]] = (),
+    env: Mapping[str, str] | None = None,
+    *,
+    bundled: bool = True,
+) -> list[Path]:
+    """Every place cards come from, in order: bundled, ``QUIZZER_DECKS``, then ``extra``."""
+    env = os.environ if env is None else env
+    sources = [bundled_content_dir()] if bundled else []
+    from_env = [part for part in env.get(DECKS_ENV, "").split(os.pathsep) if part.strip()]
+    for raw in [*from_env, *extra]:
+        path = Path(raw).expanduser()
+        if not path.exists():
+            origin = DECKS_ENV if raw in from_env else "--deck"
+            raise DeckNotFound(f"deck not found: {raw} (from {origin})")
+        sources.append(path)
+    return sources
+
+
+def card_files(source: Path) -> list[tuple[Path, str]]:
+    """Card files under ``source`` with the deck name each belongs to.
+
+    The deck name is the folder a card sits in, relative to ``source``
+    (``content/ml/attention.yaml`` is in deck ``ml``).
+    """
+    if source.is_file():
+        return [(source, source.parent.name)]
+    found: list[tuple[Path, str]] = []
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        if path.suffix in CARD_SUFFIXES and path.is_file():
+            parent = relative.parent.as_posix()
+            found.append((path, source.name if parent == "." else parent))
+    return found
+
+
+def _located(
+    path: Path,
+    doc: YamlDoc,
+    data_path: Sequence[Any],
+    message: str,
+    at_key: bool = False,
+    warning: bool = False,
+) -> Problem:
+    position = doc.position_of(tuple(data_path), key=at_key)
+    return Problem(
+        str(path), position.line, position.column, message, "warning" if warning else "error"
+    )
+
+
+def _field_name(loc: Sequence[Any]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+_PATTERN_MESSAGES = {
+    "^[a-z0-9]+(-[a-z0-9]+)*$": "must be lower-case kebab-case, like 'layer-norm'",
+    "^[A-Za-z][A-Za-z0-9_]*$": "must be a name of letters, digits and _, starting with a letter",
+}
+
+
+def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> list[Problem]:
+    problems = []
+    for detail in error.errors(include_url=False):
+        loc = list(detail["loc"])
+        kind = detail["type"]
+        at_key = False
+        if loc and loc[-1] == "[key]":
+            # A bad mapping key: pydantic puts the offending key just before "[key]".
+            loc = loc[:-1]
+            at_key = True
+            message = f"'{loc[-1]}' " + _PATTERN_MESSAGES.get(
+                str(detail.get("ctx", {}).get("pattern")), detail["msg"].lower()
+            )
+        elif kind == "missing":
+            message = f"missing required field '{loc[-1]}'"
+            loc = loc[:-1]
+        elif kind == "extra_forbidden":
+            message = f"unknown field '{loc[-1]}'"
+            at_key = True
+            parent = fields_at(loc[:-1])
+            close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
+            if close:
+                message += f"; did you mean '{close[0]}'?"
+        elif kind == "string_pattern_mismatch":
+            pattern = str(detail.get("ctx", {}).get("pattern"))
+            message = f"{_field_name(loc)} {_PATTERN_MESSAGES.get(pattern, detail['msg'].lower())}"
+        else:
+            message = f"{_field_name(loc)}: {detail['msg'][0].lower()}{detail['msg'][1:]}"
+        problems.append(_located(path, doc, loc, message, at_key))
+    return problems
+
+
+def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[Problem]]:
+    """Load and check one card file. Never raises for a bad file: it returns problems."""
+    name = str(path)
+    try:
+        if path.is_dir():
+            return None, [Problem(name, 1, 1, "is a folder, not a card file")]
+        size = path.stat().st_size
+        if size > MAX_CARD_BYTES:
+            return None, [Problem(name, 1, 1, f"file too large ({size} bytes; the limit is 1 MB)")]
+        raw = path.read_bytes()
+    except OSError as error:
+        return None, [Problem(name, 1, 1, f"cannot read file: {error.strerror or error}")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return None, [Problem(name, line, column, "not UTF-8 text")]
+    if "\x00" in text:
+        return None, [Problem(name, 1, 1, "binary file, not a card")]
+    try:
+        doc = load_yaml(text)
+    except YamlError as error:
+        return None, [Problem(name, error.position.line, error.position.column, error.message)]
+    if not isinstance(doc.data, dict):
+        what = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
+        return None, [Problem(name, 1, 1, f"a card must be a mapping of fields, not {what}")]
+    try:
+        card = Card.model_validate(doc.data)
+    except ValidationError as error:
+        return None, _validation_problems(path, doc, error)
+    loaded = LoadedCard(card=card, path=path, deck=deck or path.parent.name, doc=doc)
+    problems = [loaded.problem(found) for found in card_problems(card)]
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    return loaded, problems
+
+
+def load_deck(sources: Iterable[Path]) -> Deck:
+    """Load every card under ``sources``; duplicate ids are problems naming both files."""
+    deck = Deck()
+    seen_files: set[Path] = set()
+    for source in sources:
+        for path, deck_name in card_files(source):
+            resolved = path.resolve()
+            if resolved in seen_files:
+                continue
+            seen_files.add(resolved)
+            deck.files += 1
+            loaded, problems = load_card_file(path, deck_name)
+            deck.problems.extend(problems)
+            if loaded is None:
+                continue
+            first = next((c for c in deck.cards if c.id == loaded.id), None)
+            if first is not None:
+                where = first.doc.position_of(("id",))
+                deck.problems.append(
+                    loaded.problem(
+                        CardProblem(
+                            ("id",),
+                            f"duplicate id '{loaded.id}' (also in {first.path}:{where.line})",
+                        )
+                    )
+                )
+                continue
+            deck.cards.append(loaded)
+    return deck
+
+
+def looks_like_path(name: str) -> bool:
+    return name.endswith(CARD_SUFFIXES) or os.sep in name or "/" in name
+
+
+def resolve_card(name: str, sources: Sequence[Path]) -> LoadedCard:
+    """A card named by its id or by the path of its file.
+
+    Raises :class:`CardNotFound` or :class:`InvalidCard`.
+    """
+    if looks_like_path(name) or Path(name).is_file():
+        path = Path(name).expanduser()
+        if not path.exists():
+            raise CardNotFound(f"no card file at {name}")
+        loaded, problems = load_card_file(path)
+        if loaded is None:
+            raise InvalidCard(problems)
+        return loaded
+    return load_deck(sources).find(name)
+
+
+__all__ = [
+    "Deck",
+    "LoadedCard",
+    "Position",
+    "Problem",
+    "bundled_content_dir",
+    "card_files",
+    "deck_sources",
+    "load_card_file",
+    "load_deck",
+    "resolve_card",
+]

@@ -1,0 +1,172 @@
+"""Safe YAML loading that remembers where every node came from.
+
+Cards are authored by hand, so every problem must point at the line and
+column of the offending node. PyYAML's composer already records a mark on
+each node; we build plain Python data from the node tree ourselves and keep
+a map from each value's path (``("blanks", "scale", "wrong", 0)``) to its
+position.
+
+Only the YAML core types are constructed. Any other tag (``!!python/...``,
+custom ``!tags``) is an error and is never executed. Aliases are allowed
+but the expanded document is capped in size, so an alias bomb fails fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+try:  # libyaml's composer is several times faster and keeps the same marks
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+Path = tuple[Hashable, ...]
+
+#: Tags we construct. Everything else is refused.
+_SAFE_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+#: Upper bound on nodes visited while expanding a document (aliases included).
+MAX_NODES = 50_000
+
+
+@dataclass(frozen=True)
+class Position:
+    """A 1-based line and column in a source file."""
+
+    line: int
+    column: int
+
+
+class YamlError(Exception):
+    """A document that is not valid YAML or uses a forbidden construct."""
+
+    def __init__(self, message: str, position: Position) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+
+@dataclass
+class YamlDoc:
+    """Plain data from a YAML document and the position of each value.
+
+    ``positions[path]`` is where the value at ``path`` starts; ``key_positions``
+    holds where a mapping key was written, which is the better place to point
+    at for "unknown field" or "duplicate key" problems.
+    """
+
+    data: Any
+    positions: dict[Path, Position] = field(default_factory=dict)
+    key_positions: dict[Path, Position] = field(default_factory=dict)
+
+    def position_of(self, path: Path, *, key: bool = False) -> Position:
+        """Where ``path`` was written, falling back to its nearest ancestor."""
+        path = tuple(path)
+        while True:
+            if key and path in self.key_positions:
+                return self.key_positions[path]
+            if path in self.positions:
+                return self.positions[path]
+            if not path:
+                return Position(1, 1)
+            path = path[:-1]
+
+
+def _position(node: yaml.Node) -> Position:
+    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _tag_name(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.doc = YamlDoc(data=None)
+        self.visited = 0
+        self._scalars = yaml.SafeLoader("")  # only its scalar constructors are used
+
+    def build(self, node: yaml.Node, path: Path) -> Any:
+        self.visited += 1
+        if self.visited > MAX_NODES:
+            raise YamlError(
+                f"document too large (more than {MAX_NODES} values once aliases are expanded)",
+                _position(node),
+            )
+        self.doc.positions[path] = _position(node)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ_TAG:
+                raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        if node.tag not in _SAFE_SCALAR_TAGS:
+            raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
+        return self._scalars.construct_object(node, deep=True)
+
+    def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
+        if node.tag != _MAP_TAG:
+            raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError("merge keys (<<) are not supported in cards", _position(key_node))
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YamlError("a key must be a plain name", _position(key_node))
+            if key_node.tag not in _SAFE_SCALAR_TAGS:
+                raise YamlError(
+                    f"tag {_tag_name(key_node.tag)} is not allowed", _position(key_node)
+                )
+            # Keys are kept as written: `on:` or `1:` stay the strings "on" and "1".
+            key = str(key_node.value)
+            if key in result:
+                raise YamlError(f"duplicate key '{key}'", _position(key_node))
+            self.doc.key_positions[(*path, key)] = _position(key_node)
+            result[key] = self.build(value_node, (*path, key))
+        return result
+
+
+def load_yaml(text: str) -> YamlDoc:
+    """Parse one YAML document into plain data with positions.
+
+    Raises :class:`YamlError` for syntax errors, several documents, forbidden
+    tags, duplicate keys and oversized documents.
+    """
+    try:
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        position = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
+        message = error.problem or error.context or "invalid YAML"
+        raise YamlError(f"invalid YAML: {message}", position) from None
+    except yaml.YAMLError as error:  # reader errors: control characters and the like
+        raise YamlError(f"invalid YAML: {error}", Position(1, 1)) from None
+    builder = _Builder()
+    if node is None:
+        builder.doc.data = None
+        return builder.doc
+    try:
+        builder.doc.data = builder.build(node, ())
+    except yaml.YAMLError as error:  # a scalar that its own tag cannot construct
+        mark = getattr(error, "problem_mark", None)
+        position = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
+        raise YamlError(f"invalid YAML: {getattr(error, 'problem', error)}", position) from None
+    except RecursionError:
+        raise YamlError("document nested too deeply", Position(1, 1)) from None
+    return builder.doc

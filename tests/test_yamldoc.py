@@ -1,0 +1,112 @@
+"""The position-keeping safe YAML loader."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quizzer.yamldoc import Position, YamlError, load_yaml
+
+
+def test_positions_of_nested_values_and_keys():
+    doc = load_yaml("a: 1\nb:\n  c: [x, y]\n  d:\n    - e: f\n")
+    assert doc.data == {"a": 1, "b": {"c": ["x", "y"], "d": [{"e": "f"}]}}
+    assert doc.positions[("a",)] == Position(1, 4)
+    assert doc.positions[("b", "c", 1)] == Position(3, 10)
+    assert doc.positions[("b", "d", 0, "e")] == Position(5, 10)
+    assert doc.key_positions[("b", "d")] == Position(4, 3)
+
+
+def test_position_of_falls_back_to_the_nearest_ancestor():
+    doc = load_yaml("a:\n  b: 1\n")
+    assert doc.position_of(("a", "missing", 3)) == Position(2, 3)
+    assert doc.position_of(("a", "b"), key=True) == Position(2, 3)
+
+
+def test_keys_stay_as_written():
+    doc = load_yaml("on: 1\n1: 2\nnull: 3\n")
+    assert doc.data == {"on": 1, "1": 2, "null": 3}
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line", "column"),
+    [
+        ("a: [1, 2\n", "invalid YAML", 2, 1),
+        ("a: 1\n b: 2\n", "invalid YAML", 2, 3),
+        ("a: 1\na: 2\n", "duplicate key 'a'", 2, 1),
+        ("a: !!python/object/apply:os.system ['echo hi']\n", "!!python/object/apply", 1, 4),
+        ("a: !!python/name:os.system\n", "!!python/name", 1, 4),
+        ("a: !custom 3\n", "tag !custom is not allowed", 1, 4),
+        ("a: !!binary aGVsbG8=\n", "!!binary", 1, 4),
+        ("a: !!set {x, y}\n", "!!set", 1, 4),
+        ("base: &b {x: 1}\nother:\n  <<: *b\n", "merge keys", 3, 3),
+        ("? [a, b]\n: 1\n", "plain name", 1, 3),
+        ("a: 1\n---\nb: 2\n", "invalid YAML", 2, 1),
+        ("a: \x07\n", "invalid YAML", 1, 1),
+    ],
+)
+def test_bad_documents_are_errors_with_positions(text, message, line, column):
+    with pytest.raises(YamlError) as caught:
+        load_yaml(text)
+    assert message in caught.value.message
+    assert caught.value.position == Position(line, column)
+
+
+def test_python_tags_are_never_executed(tmp_path):
+    marker = tmp_path / "pwned"
+    text = f"a: !!python/object/apply:os.system ['touch {marker}']\n"
+    with pytest.raises(YamlError):
+        load_yaml(text)
+    assert not marker.exists()
+
+
+def test_alias_bomb_is_refused_quickly():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 10):
+        refs = ", ".join([f"*a{i - 1}"] * 10)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    with pytest.raises(YamlError, match="too large"):
+        load_yaml("\n".join(lines))
+
+
+def test_deep_nesting_is_an_error_not_a_crash():
+    with pytest.raises(YamlError):
+        load_yaml("a: " + "[" * 100_000)
+
+
+def test_empty_document_is_none():
+    assert load_yaml("").data is None
+    assert load_yaml("# only a comment\n").data is None
+
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=20),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+documents = st.recursive(
+    scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.text(min_size=1, max_size=8), children, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=8), documents, max_size=5))
+def test_round_trip_matches_safe_load(data):
+    text = yaml.safe_dump(data, allow_unicode=True)
+    assert load_yaml(text).data == yaml.safe_load(text)
+
+
+@given(st.text(max_size=200))
+def test_arbitrary_text_raises_only_yaml_error(text):
+    with contextlib.suppress(YamlError):
+        load_yaml(text)
