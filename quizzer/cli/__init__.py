@@ -1,0 +1,108 @@
+"""The ``quizzer`` command: a thin Typer layer over the core.
+
+Commands parse options, call the core, hand the results to
+:mod:`quizzer.render`, and map failures to the exit codes of
+:class:`quizzer.errors.ExitCode`. Each command group lives in its own module
+and is merged into the one app here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from quizzer import __version__
+from quizzer.cli import cards
+from quizzer.cli.common import DeckOption, Settings, screen_for
+from quizzer.errors import ExitCode, QuizzerError
+
+
+class QuizzerGroup(TyperGroup):
+    """Turns quizzer's errors into one line on stderr and an exit code.
+
+    Doing it here rather than around ``app()`` means tests driving the app
+    through ``CliRunner`` see exactly what a user sees.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except QuizzerError as error:
+            if _debug(ctx):
+                raise
+            screen_for(ctx).error(error.message)
+            raise typer.Exit(int(error.exit_code)) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as error:  # a bug: one line, the traceback only with --debug
+            if _debug(ctx) or _is_click_exception(error):
+                raise
+            screen_for(ctx).error(
+                f"internal error: {type(error).__name__}: {error} (run with --debug for details)"
+            )
+            raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def _is_click_exception(error: Exception) -> bool:
+    # Usage errors raised while parsing a subcommand's options are Click's to report.
+    return any(cls.__name__ in ("ClickException", "Exit", "Abort") for cls in type(error).__mro__)
+
+
+def _debug(ctx: Any) -> bool:
+    settings = ctx.obj if isinstance(ctx.obj, Settings) else None
+    return bool(settings and settings.debug) or os.environ.get("QUIZZER_DEBUG") == "1"
+
+
+app = typer.Typer(
+    name="quizzer",
+    cls=QuizzerGroup,
+    help="Learn formulas and concepts by filling in blanks, judged symbolically.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode="rich",
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"quizzer {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def configure(
+    ctx: typer.Context,
+    deck: DeckOption = None,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="Plain output without colour (as NO_COLOR=1).")
+    ] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show the full traceback when something fails.")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Learn formulas and concepts by filling in blanks.
+
+    Cards come from the bundled deck, QUIZZER_DECKS and --deck. Start with
+    [bold]quizzer list[/bold], then [bold]quizzer show attention[/bold].
+    """
+    ctx.obj = Settings(
+        decks=list(deck or []),
+        no_color=no_color or bool(os.environ.get("NO_COLOR")),
+        debug=debug,
+    )
+
+
+app.add_typer(cards.app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="quizzer")

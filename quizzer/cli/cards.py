@@ -1,0 +1,124 @@
+"""Commands that read cards: list, show, validate, schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from quizzer.cli.common import DeckOption, JsonOption, screen_for, sources_for
+from quizzer.errors import ExitCode
+
+app = typer.Typer()
+
+TagOption = Annotated[
+    list[str] | None,
+    typer.Option("--tag", "-t", metavar="TAG", help="Only cards with this tag (repeatable)."),
+]
+
+
+@app.command("list")
+def list_cards(
+    ctx: typer.Context,
+    tag: TagOption = None,
+    deck: DeckOption = None,
+    json: JsonOption = False,
+) -> None:
+    """List the cards, grouped by deck.
+
+    Example: [bold]quizzer list --tag attention[/bold]
+    """
+    from quizzer.deck import load_deck
+
+    screen = screen_for(ctx)
+    loaded = load_deck(sources_for(ctx, deck))
+    cards = [c for c in loaded.cards if not tag or set(tag) & set(c.card.tags)]
+    cards.sort(key=lambda c: (c.deck, c.id))
+    if json:
+        screen.json(
+            [
+                {
+                    "id": c.id,
+                    "title": c.card.title,
+                    "tags": c.card.tags,
+                    "path": str(c.path),
+                    "deck": c.deck,
+                    "blanks": list(c.card.blanks),
+                }
+                for c in cards
+            ]
+        )
+    else:
+        screen.card_list(cards)
+    broken = {p.path for p in loaded.problems if p.severity == "error"}
+    if broken:
+        screen.warning(
+            f"{len(broken)} card file{'s' if len(broken) != 1 else ''} could not be loaded;"
+            " run 'quizzer validate' to see why"
+        )
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    card: Annotated[str, typer.Argument(help="Card id or path to a card file.")],
+    deck: DeckOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show a whole card: the prompt, its answers and every teaching section.
+
+    Example: [bold]quizzer show attention[/bold]
+    """
+    from quizzer.deck import resolve_card
+
+    screen = screen_for(ctx)
+    loaded = resolve_card(card, sources_for(ctx, deck))
+    if json:
+        screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
+    else:
+        screen.card(loaded)
+
+
+@app.command()
+def validate(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Card files or folders (default: every known card).", show_default=False
+        ),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Require every teaching section (publishable cards).")
+    ] = False,
+    deck: DeckOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Check cards and print each problem as PATH:LINE:COLUMN: message.
+
+    Exit 0 when clean, 1 when there are problems.
+    Example: [bold]quizzer validate --strict content/[/bold]
+    """
+    from quizzer.validate import validate_paths
+
+    screen = screen_for(ctx)
+    report = validate_paths(paths or [], sources_for(ctx, deck), strict=strict)
+    if json:
+        screen.json(report.to_dict())
+    else:
+        screen.problems(report.problems)
+        screen.validation_summary(report.cards, report.errors, report.warnings)
+    if not report.ok:
+        raise typer.Exit(int(ExitCode.NOT_OK))
+
+
+@app.command()
+def schema(ctx: typer.Context) -> None:
+    """Print the card JSON Schema, for editors that complete YAML.
+
+    Example: [bold]quizzer schema > card.schema.json[/bold]
+    """
+    from quizzer.cards import card_json_schema
+
+    screen_for(ctx).json(card_json_schema())

@@ -1,0 +1,51 @@
+"""Options and helpers shared by the command modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:  # the presentation layer pulls in pydantic and rich: load it on first use
+    from quizzer.render import Screen
+
+DeckOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--deck",
+        metavar="PATH",
+        help="Extra card file or folder (repeatable); adds to QUIZZER_DECKS.",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@dataclass
+class Settings:
+    """Options given before the command name (``quizzer --deck X list``)."""
+
+    decks: list[Path] = field(default_factory=list)
+    no_color: bool = False
+    debug: bool = False
+
+
+def settings_of(ctx: Any) -> Settings:
+    root = ctx.find_root() if ctx is not None else None
+    obj = root.obj if root is not None else None
+    return obj if isinstance(obj, Settings) else Settings()
+
+
+def screen_for(ctx: Any) -> Screen:
+    from quizzer.render import Screen
+
+    return Screen(no_color=settings_of(ctx).no_color)
+
+
+def sources_for(ctx: Any, decks: list[Path] | None) -> list[Path]:
+    """Bundled deck, QUIZZER_DECKS, then --deck given before and after the command."""
+    from quizzer.deck import deck_sources
+
+    return deck_sources([*settings_of(ctx).decks, *(decks or [])])

@@ -1,0 +1,273 @@
+"""Everything quizzer shows on a terminal. The only module that imports rich.
+
+The rest of quizzer hands this module plain values (cards, problems,
+verdicts) and it decides how they look. A :class:`Screen` wraps one console
+for standard output and one for standard error, so tests can render into a
+string and the command line can honour ``NO_COLOR`` / ``--no-color``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from quizzer.cards import Card, Gap
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
+
+    from quizzer.deck import LoadedCard, Problem
+
+
+def _markdown(text: str) -> Markdown:
+    # rich.markdown pulls in markdown-it; only screens that show prose need it.
+    from rich.markdown import Markdown
+
+    return Markdown(text)
+
+
+GAP_STYLE = "bold reverse cyan"
+SECTION_STYLES = {
+    "intuition": "blue",
+    "explanation": "blue",
+    "limitations": "yellow",
+    "used_in": "green",
+    "red_flags": "red",
+    "follow_ups": "magenta",
+    "bullets": "cyan",
+    "sources": "dim",
+}
+
+
+class Screen:
+    """The two output streams, styled or plain."""
+
+    def __init__(
+        self,
+        *,
+        no_color: bool = False,
+        file: IO[str] | None = None,
+        error_file: IO[str] | None = None,
+        width: int | None = None,
+    ) -> None:
+        # no_color=True keeps bold/underline but drops colour, as NO_COLOR asks;
+        # Rich also reads NO_COLOR from the environment on its own.
+        self.out = Console(file=file, no_color=no_color or None, width=width, highlight=False)
+        self.err = Console(
+            file=error_file,
+            stderr=error_file is None,
+            no_color=no_color or None,
+            width=width,
+            highlight=False,
+        )
+
+    # -- plain output ---------------------------------------------------------
+
+    def json(self, data: Any) -> None:
+        """Machine-readable output: plain JSON, no styling, no wrapping."""
+        stream = self.out.file if self.out.file is not None else sys.stdout
+        stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        stream.flush()
+
+    def line(self, text: str) -> None:
+        """One unstyled line on standard output (never wrapped)."""
+        self.out.print(Text(text), soft_wrap=True)
+
+    def error(self, message: str) -> None:
+        """The one-line error for a failed command."""
+        self.err.print(Text.assemble(("quizzer: error: ", "bold red"), message), soft_wrap=True)
+
+    def warning(self, message: str) -> None:
+        self.err.print(Text.assemble(("quizzer: warning: ", "yellow"), message), soft_wrap=True)
+
+    def note(self, message: str) -> None:
+        self.err.print(Text(message, style="dim"), soft_wrap=True)
+
+    # -- cards ----------------------------------------------------------------
+
+    def card_list(self, cards: Sequence[LoadedCard]) -> None:
+        table = Table(show_edge=False, pad_edge=False, expand=False, header_style="bold")
+        table.add_column("deck", style="dim", no_wrap=True)
+        table.add_column("id", style="bold cyan", no_wrap=True)
+        table.add_column("title", ratio=3)
+        table.add_column("tags", style="green", ratio=2)
+        table.add_column("blanks", justify="right")
+        previous = None
+        for loaded in cards:
+            deck = loaded.deck if loaded.deck != previous else ""
+            previous = loaded.deck
+            table.add_row(
+                deck,
+                loaded.id,
+                loaded.card.title,
+                ", ".join(loaded.card.tags),
+                str(len(loaded.card.blanks)),
+            )
+        self.out.print(table)
+        count = len(cards)
+        self.note(f"{count} card{'s' if count != 1 else ''}")
+
+    def card(self, loaded: LoadedCard) -> None:
+        """The whole card: prompt with numbered gaps, blanks, then every section."""
+        card = loaded.card
+        self.out.print(card_header(card))
+        self.out.print(prompt_text(card.prompt_parts()))
+        self.out.print()
+        self.out.print(blanks_table(card))
+        if card.symbols:
+            self.out.print(symbols_table(card))
+        for renderable in teaching_panels(card):
+            self.out.print(renderable)
+        self.note(f"from {loaded.path}")
+
+    # -- validation -----------------------------------------------------------
+
+    def problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            style = "yellow" if problem.severity == "warning" else "red"
+            location = f"{problem.path}:{problem.line}:{problem.column}:"
+            prefix = "warning: " if problem.severity == "warning" else ""
+            self.out.print(
+                Text.assemble((location, "bold"), " ", (prefix, style), problem.message),
+                soft_wrap=True,
+            )
+
+    def validation_summary(self, cards: int, errors: int, warnings: int) -> None:
+        noun = "card" if cards == 1 else "cards"
+        if errors == 0 and warnings == 0:
+            self.err.print(Text(f"✓ {cards} {noun} checked, no problems", style="green"))
+            return
+        parts = []
+        if errors:
+            parts.append(f"{errors} problem{'s' if errors != 1 else ''}")
+        if warnings:
+            parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+        style = "red" if errors else "yellow"
+        self.err.print(Text(f"{cards} {noun} checked: {', '.join(parts)}", style=style))
+
+
+# -- renderables (pure: they build, they do not print) -------------------------
+
+
+def card_header(card: Card) -> RenderableType:
+    title = Text(card.title, style="bold")
+    if card.tags:
+        title.append("  " + " ".join(f"#{tag}" for tag in card.tags), style="green")
+    return title
+
+
+def prompt_text(parts: Sequence[str | Gap], filled: dict[str, str] | None = None) -> Text:
+    """The prompt with each gap shown as its number, or as its answer once filled."""
+    text = Text()
+    for part in parts:
+        if isinstance(part, Gap):
+            if filled and part.name in filled:
+                text.append(filled[part.name], style="bold green")
+            else:
+                text.append(f"[{part.number}]", style=GAP_STYLE)
+        else:
+            text.append(part)
+    return text
+
+
+def blanks_table(card: Card) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
+    table.add_column(style=GAP_STYLE, no_wrap=True)
+    table.add_column(style="bold")
+    table.add_column()
+    for number, (name, blank) in enumerate(card.blanks.items(), start=1):
+        answer = Text(blank.answer, style="green")
+        if blank.also:
+            answer.append(f"  (also: {', '.join(blank.also)})", style="dim")
+        table.add_row(f"[{number}]", name, answer)
+    return table
+
+
+def symbols_table(card: Card) -> Table:
+    table = Table(
+        title="Symbols",
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+        padding=(0, 1),
+    )
+    table.add_column(style="cyan", no_wrap=True)
+    table.add_column()
+    for name, symbol in card.symbols.items():
+        notes = []
+        if symbol.meaning:
+            notes.append(symbol.meaning)
+        kinds = [k for k, on in (("matrix", symbol.matrix), ("positive", symbol.positive)) if on]
+        if kinds:
+            notes.append(f"({', '.join(kinds)})")
+        if symbol.aliases:
+            notes.append(f"also written {', '.join(symbol.aliases)}")
+        table.add_row(name, " ".join(notes))
+    return table
+
+
+def _bullets(items: Iterable[str]) -> Table:
+    # A two-column grid gives a hanging indent without Markdown's blank lines.
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for item in items:
+        grid.add_row("•", item)
+    return grid
+
+
+def section_panel(title: str, body: RenderableType, style: str) -> Panel:
+    return Panel(body, title=title, title_align="left", border_style=style, padding=(0, 1))
+
+
+def follow_ups_body(card: Card, *, with_approach: bool = True) -> RenderableType:
+    items: list[RenderableType] = []
+    for number, follow in enumerate(card.follow_ups, start=1):
+        items.append(Text.assemble((f"Q{number}. ", "bold magenta"), (follow.question, "bold")))
+        if with_approach:
+            items.append(_markdown(follow.approach))
+        items.append(Text())
+    return Group(*items[:-1]) if items else Text()
+
+
+def teaching_panels(card: Card, *, brief: bool = False) -> list[RenderableType]:
+    """The card's teaching sections as panels, in reading order.
+
+    ``brief`` keeps only what fits on the way to an interview: red flags and bullets.
+    """
+    panels: list[RenderableType] = []
+
+    def add(key: str, title: str, body: RenderableType) -> None:
+        panels.append(section_panel(title, body, SECTION_STYLES[key]))
+
+    if not brief:
+        if card.intuition:
+            add("intuition", "Intuition", _markdown(card.intuition))
+        if card.explanation:
+            add("explanation", "Explanation", _markdown(card.explanation))
+    if card.red_flags:
+        add("red_flags", "Red flags", _bullets(card.red_flags))
+    if not brief:
+        if card.follow_ups:
+            add("follow_ups", "What an interviewer would ask next", follow_ups_body(card))
+        if card.limitations:
+            add("limitations", "Where it stops working", _bullets(card.limitations))
+        if card.used_in:
+            add("used_in", "Used in", _bullets(card.used_in))
+    if card.bullets:
+        add("bullets", "60-second review", _bullets(card.bullets))
+    if not brief and card.sources:
+        lines = [s.title + (f" {s.url}" if s.url else "") for s in card.sources]
+        add("sources", "Sources", _bullets(lines))
+    if not brief and card.related:
+        panels.append(Text("Related: " + ", ".join(card.related), style="dim"))
+    return panels

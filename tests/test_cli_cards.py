@@ -1,0 +1,183 @@
+"""list, show, validate and schema through the real Typer app."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from quizzer.cards import card_json_schema
+
+from .conftest import ATTENTION, MINIMAL_CARD, REPO
+
+
+def test_list_shows_the_attention_card(invoke):
+    result = invoke("list")
+    assert result.exit_code == 0
+    assert "attention" in result.stdout and "Scaled dot-product" in result.stdout
+
+
+def test_list_json_and_tag_filter(invoke):
+    cards = json.loads(invoke("list", "--json").stdout)
+    (card,) = [c for c in cards if c["id"] == "attention"]
+    assert card["title"] == "Scaled dot-product attention"
+    assert card["tags"] == ["transformers", "attention"]
+    assert card["path"] == str(ATTENTION)
+    assert json.loads(invoke("list", "--tag", "no-such-tag", "--json").stdout) == []
+    assert [c["id"] for c in json.loads(invoke("list", "-t", "attention", "--json").stdout)] == [
+        "attention"
+    ]
+
+
+def test_deck_option_before_and_after_the_command_and_env(invoke, tmp_path, monkeypatch):
+    for name in ("one", "two", "three"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.yaml").write_text(MINIMAL_CARD.format(id=name))
+    result = invoke(
+        "--deck", str(tmp_path / "one"), "list", "--json", "--deck", str(tmp_path / "two")
+    )
+    assert {c["id"] for c in json.loads(result.stdout)} == {"attention", "one", "two"}
+    monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "three"))
+    assert "three" in {c["id"] for c in json.loads(invoke("list", "--json").stdout)}
+
+
+def test_list_warns_about_broken_files_but_succeeds(invoke, write_card):
+    bad = write_card("id: [\n", "deck/bad.yaml")
+    result = invoke("list", "--deck", str(bad.parent))
+    assert result.exit_code == 0
+    assert "1 card file could not be loaded" in result.stderr
+
+
+def test_show_renders_every_section(invoke):
+    result = invoke("show", "attention")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "softmax(Q Kᵀ / [1]) [2]" in out
+    for heading in (
+        "Intuition",
+        "Explanation",
+        "Red flags",
+        "What an interviewer would ask next",
+        "60-second review",
+        "Sources",
+    ):
+        assert heading in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_show_by_path_and_json(invoke):
+    data = json.loads(invoke("show", str(ATTENTION), "--json").stdout)
+    assert data["id"] == "attention" and list(data["blanks"]) == ["scale", "values"]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["show", "atention"], "unknown card 'atention'; did you mean attention?"),
+        (["show", "nope/missing.yaml"], "no card file at nope/missing.yaml"),
+        (["list", "--deck", "/no/such/folder"], "deck not found: /no/such/folder"),
+        (["validate", "/no/such/file.yaml"], "no such file or folder"),
+    ],
+)
+def test_bad_requests_are_one_line_and_exit_2(invoke, args, fragment):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert fragment in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_bad_option_is_a_usage_error(invoke):
+    result = invoke("list", "--frobnicate")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_show_of_an_invalid_card_file_is_exit_2(invoke, write_card):
+    bad = write_card(MINIMAL_CARD.format(id="BAD"))
+    result = invoke("show", str(bad))
+    assert result.exit_code == 2
+    assert f"invalid card: {bad}:1:5: id must be lower-case kebab-case" in result.stderr
+
+
+def test_debug_shows_the_traceback(invoke):
+    result = invoke("--debug", "show", "nope")
+    assert result.exit_code != 0 and result.exception is not None
+    assert type(result.exception).__name__ == "CardNotFound"
+
+
+def test_validate_bundled_deck_is_clean_and_strict(invoke):
+    result = invoke("validate", "--strict")
+    assert result.exit_code == 0, result.output
+    assert "no problems" in result.stderr
+
+
+def test_validate_reports_located_problems(invoke, write_card):
+    bad = write_card(MINIMAL_CARD.format(id="broken").replace("answer: m", "answr: m"))
+    result = invoke("validate", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:8:5: missing required field 'answer'" in result.stdout
+
+
+def test_validate_json(invoke, write_card):
+    bad = write_card("id: [\n")
+    report = json.loads(invoke("validate", str(bad), "--json").stdout)
+    assert report["ok"] is False and report["cards"] == 1
+    (problem,) = report["problems"]
+    assert {"path", "line", "column", "message"} <= set(problem)
+    assert problem["path"] == str(bad) and problem["line"] == 2
+    clean = json.loads(invoke("validate", str(ATTENTION), "--json").stdout)
+    assert clean == {"ok": True, "cards": 1, "problems": []}
+
+
+def test_minimal_card_warns_plainly_and_fails_strictly(invoke, write_card):
+    path = write_card(MINIMAL_CARD.format(id="minimal"))
+    plain = invoke("validate", str(path))
+    assert plain.exit_code == 0
+    assert f"{path}:1:1: warning: missing teaching section 'intuition'" in plain.stdout
+    strict = invoke("validate", "--strict", str(path))
+    assert strict.exit_code == 1
+    assert f"{path}:1:1: missing teaching section 'intuition'" in strict.stdout
+
+
+def test_validate_finds_a_duplicate_of_a_bundled_card(invoke, write_card):
+    copy = write_card(ATTENTION.read_text(), "mine/attention.yaml")
+    result = invoke("validate", str(copy))
+    assert result.exit_code == 1
+    assert "duplicate id 'attention'" in result.stdout and str(ATTENTION) in result.stdout
+
+
+def test_validate_unknown_related_card(invoke, write_card):
+    path = write_card(MINIMAL_CARD.format(id="lonely") + "related: [nowhere]\n")
+    result = invoke("validate", str(path))
+    assert f"{path}:9:11: warning: unknown related card 'nowhere'" in result.stdout
+
+
+def test_schema_is_the_model_and_the_checked_in_copy_is_current(invoke):
+    printed = json.loads(invoke("schema").stdout)
+    assert printed == card_json_schema()
+    assert printed["additionalProperties"] is False
+    assert {"id", "title", "prompt", "blanks"} <= set(printed["required"])
+    checked_in = json.loads((REPO / "schema" / "card.schema.json").read_text())
+    assert checked_in == printed, "run: quizzer schema > schema/card.schema.json"
+
+
+def test_version_and_help(invoke):
+    assert invoke("--version").stdout.startswith("quizzer ")
+    help_text = invoke("--help").stdout
+    for command in ("list", "show", "validate", "schema"):
+        assert command in help_text
+
+
+def test_python_dash_m_is_the_same_command():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "quizzer", "list", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ},
+    )
+    assert result.returncode == 0 and '"attention"' in result.stdout

@@ -1,0 +1,38 @@
+"""`--help` and `list` must start without SymPy or numpy (DESIGN.md: speed is a feature)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("sympy", "numpy", "mpmath")
+
+
+def imported_modules(*args: str) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "quizzer", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    modules = set()
+    for line in result.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            modules.add(line.rsplit("|", 1)[1].strip())
+    return modules
+
+
+@pytest.mark.parametrize("args", [("--help",), ("list",), ("list", "--json"), ("validate",)])
+def test_no_heavy_imports(args):
+    modules = imported_modules(*args)
+    assert "quizzer.cli" in modules  # the measurement itself worked
+    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
+    assert heavy == []
+
+
+def test_help_does_not_load_cards_or_pydantic():
+    modules = imported_modules("--help")
+    assert not any(m.split(".")[0] == "pydantic" for m in modules)
