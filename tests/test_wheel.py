@@ -1,0 +1,69 @@
+"""The bundled deck ships inside the wheel: install it for real and use it elsewhere."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    (built,) = out.glob("quizzer-*.whl")
+    return built
+
+
+def test_wheel_holds_the_package_and_the_deck(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "quizzer/content/ml/attention.yaml" in names
+    assert "quizzer/cli/__init__.py" in names
+    assert not any(name.startswith(("tests/", "content/")) for name in names)
+
+
+def test_installed_quizzer_lists_the_bundled_deck_from_an_unrelated_folder(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    listed = subprocess.run(
+        [str(env_dir / "bin" / "quizzer"), "list", "--json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert listed.returncode == 0, listed.stderr
+    (card,) = [c for c in json.loads(listed.stdout) if c["id"] == "attention"]
+    assert "site-packages/quizzer/content/ml/attention.yaml" in card["path"]
+    checked = subprocess.run(
+        [str(env_dir / "bin" / "quizzer"), "validate", "--strict"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
