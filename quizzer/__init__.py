@@ -5,3 +5,12 @@ importing the package stays cheap.
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # `from quizzer import judge` works without making `import quizzer` load SymPy.
+    if name in ("judge", "Verdict", "CardJudge"):
+        from quizzer import answers
+
+        return getattr(answers, name)
+    raise AttributeError(f"module 'quizzer' has no attribute {name!r}")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -23,6 +24,7 @@ from quizzer.cards import Card, Gap
 if TYPE_CHECKING:
     from rich.markdown import Markdown
 
+    from quizzer.answers import Verdict
     from quizzer.deck import LoadedCard, Problem
 
 
@@ -127,6 +129,19 @@ class Screen:
             self.out.print(renderable)
         self.note(f"from {loaded.path}")
 
+    # -- verdicts --------------------------------------------------------------
+
+    def verdicts(self, card: Card, verdicts: Sequence[Verdict]) -> None:
+        numbers = {name: i for i, name in enumerate(card.blanks, start=1)}
+        for verdict in verdicts:
+            self.out.print(verdict_text(verdict, numbers.get(verdict.blank, 0)))
+        right = sum(v.correct for v in verdicts)
+        style = "green" if right == len(verdicts) else "yellow"
+        self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
+
+    def note_styled(self, message: str, style: str) -> None:
+        self.err.print(Text(message, style=style), soft_wrap=True)
+
     # -- validation -----------------------------------------------------------
 
     def problems(self, problems: Iterable[Problem]) -> None:
@@ -175,6 +190,29 @@ def prompt_text(parts: Sequence[str | Gap], filled: dict[str, str] | None = None
         else:
             text.append(part)
     return text
+
+
+def verdict_text(verdict: Verdict, number: int) -> RenderableType:
+    """✓/✗, the blank, what was typed, how it was read, and why it is wrong."""
+    mark, style = ("✓", "bold green") if verdict.correct else ("✗", "bold red")
+    head = Text.assemble((mark, style), " ", (f"[{number}] {verdict.blank}", "bold"), "  ")
+    if verdict.status == "unanswered":
+        head.append("not answered", style="dim")
+        return head
+    typed = verdict.given.strip()
+    # Columns count from the start of what was typed, leading spaces included.
+    offset = len(head.plain) - (len(verdict.given) - len(verdict.given.lstrip()))
+    head.append(typed)
+    if verdict.interpreted and verdict.interpreted != typed:
+        head.append("  read as ", style="dim")
+        head.append(verdict.interpreted, style="cyan")
+    lines: list[RenderableType] = [head]
+    if verdict.column is not None and len(head.plain) < 80:
+        lines.append(Text(" " * (offset + verdict.column - 1) + "^", style="bold red"))
+    if verdict.feedback:
+        feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
+        lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))
+    return Group(*lines)
 
 
 def blanks_table(card: Card) -> Table:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from quizzer.answers.checks import answer_problems
 from quizzer.cards import CardProblem, publishing_problems
 from quizzer.deck import Problem, card_files, load_deck
 from quizzer.errors import DeckNotFound
@@ -60,7 +61,7 @@ def validate_paths(
     for loaded in deck.cards:
         if loaded.path.resolve() not in target_files:
             continue
-        found = publishing_problems(loaded.card)
+        found = [*answer_problems(loaded.card), *publishing_problems(loaded.card)]
         for index, other in enumerate(loaded.card.related):
             if other not in known_ids:
                 found.append(

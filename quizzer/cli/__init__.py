@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from quizzer import __version__
-from quizzer.cli import cards
+from quizzer.cli import answers, cards
 from quizzer.cli.common import DeckOption, Settings, screen_for
 from quizzer.errors import ExitCode, QuizzerError
 
@@ -101,6 +101,7 @@ def configure(
 
 
 app.add_typer(cards.app)
+app.add_typer(answers.app)
 
 
 def main() -> None:

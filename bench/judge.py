@@ -1,0 +1,79 @@
+"""Judge latency: p50/p99 over every example of the bundled deck, and pathological inputs.
+
+Run: python bench/judge.py [--rounds N]
+Targets (issue 3): p99 under 50 ms per judgement; every pathological input under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+from quizzer.answers import CardJudge, judge_bounded
+from quizzer.deck import deck_sources, load_deck
+
+PATHOLOGICAL = {
+    "9**9**9**9": "9**9**9**9",
+    "factorial(10**10)": "factorial(10**10)",
+    "10,000-deep nesting": "(" * 10_000 + "d_k" + ")" * 10_000,
+    "400-deep nesting": "(" * 400 + "d_k" + ")" * 400,
+    "100 kB answer": "d_k+" * 25_000,
+    "(d_k-1)^9999 twice": "(d_k-1)^9999 - (1-d_k)^9999",
+    "exp(exp(exp(9)))": "exp(exp(exp(9)))",
+    "factorial(1999)^5": "factorial(1999)^5",
+    "400 terms": "+".join(["d_k"] * 399),
+    "1e9999 literal": "1e9999 d_k",
+}
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5, help="times to judge every example")
+    args = parser.parse_args()
+
+    deck = load_deck(deck_sources())
+    cases = [
+        (CardJudge(loaded.card), name, example.answer)
+        for loaded in deck.cards
+        for name, blank in loaded.card.blanks.items()
+        for example in blank.examples
+    ]
+    for judge, name, text in cases:  # warm-up: first use loads SymPy's printers and caches
+        judge_bounded(judge, name, text)
+    samples = []
+    for _ in range(args.rounds):
+        for judge, name, text in cases:
+            started = time.perf_counter()
+            judge_bounded(judge, name, text)
+            samples.append((time.perf_counter() - started) * 1000)
+
+    print(
+        f"machine: {platform.machine()}, {platform.python_implementation()} "
+        f"{platform.python_version()}, {platform.system()}"
+    )
+    print(f"judge: {len(cases)} examples x {args.rounds} rounds = {len(samples)} judgements")
+    print(f"  p50 {percentile(samples, 0.50):7.2f} ms")
+    print(f"  p99 {percentile(samples, 0.99):7.2f} ms   (target < 50 ms)")
+    print(f"  max {max(samples):7.2f} ms   mean {statistics.mean(samples):.2f} ms")
+
+    attention = CardJudge(deck.find("attention").card)
+    print("pathological inputs (target < 1000 ms each):")
+    worst = 0.0
+    for label, text in PATHOLOGICAL.items():
+        started = time.perf_counter()
+        verdict = judge_bounded(attention, "scale", text)
+        elapsed = (time.perf_counter() - started) * 1000
+        worst = max(worst, elapsed)
+        print(f"  {label:<22} {elapsed:8.2f} ms  {verdict.status}: {verdict.feedback}")
+    print(f"  worst {worst:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

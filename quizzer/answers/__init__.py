@@ -1,0 +1,107 @@
+"""Judging answers: parse safely, compare by value, explain what is wrong.
+
+Library use::
+
+    from quizzer import judge
+    verdict = judge("attention", "scale", "d_k^(1/2)")
+    verdict.correct, verdict.interpreted, verdict.feedback
+    # (True, 'sqrt(d_k)', None)
+
+Importing this package loads SymPy and numpy; the rest of quizzer imports it
+only where an answer is judged.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
+from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
+from quizzer.cards import Card
+
+#: Wall-clock limit for judging one answer.
+JUDGE_SECONDS = 2.0
+
+
+class JudgeTimeout(Exception):
+    """Judging one answer took longer than its limit."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`JudgeTimeout` in the main thread once ``seconds`` have passed.
+
+    Size limits on the parsed tree already bound the work (and the memory)
+    of every step; this is the backstop for anything they miss. A timer
+    signal only reaches the main thread, which is where the command line
+    judges; elsewhere the size limits alone apply.
+    """
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable or seconds <= 0:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise JudgeTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def judge_bounded(
+    judge: CardJudge, blank: str, text: str, seconds: float = JUDGE_SECONDS
+) -> Verdict:
+    """``judge.judge(blank, text)``, with a wall-clock limit."""
+    try:
+        with deadline(seconds):
+            return judge.judge(blank, text)
+    except JudgeTimeout:
+        return Verdict(
+            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
+        )
+    except RecursionError:
+        return Verdict(
+            blank,
+            text,
+            False,
+            "too_large",
+            feedback="answer too complex to judge",
+            decided_by="limits",
+        )
+
+
+_judges: dict[tuple[str, int], CardJudge] = {}  # (card as JSON, seed) -> its compiled judge
+
+
+def judge(card: Card | str, blank: str, text: str, *, seed: int = 0) -> Verdict:
+    """Judge one answer to one blank of a card (a :class:`Card` or a bundled card id)."""
+    if isinstance(card, str):
+        from quizzer.deck import deck_sources, resolve_card
+
+        card = resolve_card(card, deck_sources()).card
+    key = (card.model_dump_json(), seed)
+    if key not in _judges:
+        _judges[key] = CardJudge(card, seed=seed)
+    return judge_bounded(_judges[key], blank, text)
+
+
+__all__ = [
+    "AnswerError",
+    "CardJudge",
+    "TooLarge",
+    "UnknownSymbol",
+    "Verdict",
+    "judge",
+    "judge_bounded",
+    "parse",
+    "symbol_table",
+    "unanswered",
+]
