@@ -22,10 +22,14 @@ from rich.text import Text
 from quizzer.cards import Card, Gap
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.markdown import Markdown
 
+    from quizzer import session as flow
     from quizzer.answers import Verdict
     from quizzer.deck import LoadedCard, Problem
+    from quizzer.store import Totals
 
 
 def _markdown(text: str) -> Markdown:
@@ -132,15 +136,183 @@ class Screen:
     # -- verdicts --------------------------------------------------------------
 
     def verdicts(self, card: Card, verdicts: Sequence[Verdict]) -> None:
+        """``check``'s report: each verdict, with which check decided it."""
         numbers = {name: i for i, name in enumerate(card.blanks, start=1)}
         for verdict in verdicts:
-            self.out.print(verdict_text(verdict, numbers.get(verdict.blank, 0)))
+            self.out.print(verdict_text(verdict, numbers.get(verdict.blank, 0), show_method=True))
         right = sum(v.correct for v in verdicts)
         style = "green" if right == len(verdicts) else "yellow"
         self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
 
     def note_styled(self, message: str, style: str) -> None:
         self.err.print(Text(message, style=style), soft_wrap=True)
+
+    # -- quiz sessions ----------------------------------------------------------
+
+    def keys_help(self, text: str) -> None:
+        self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
+
+    def ask(self, prompt: str) -> str:
+        """Read one line in a terminal (readline editing works). EOFError at Ctrl-D."""
+        return self.out.input(Text(prompt, style="bold cyan"))
+
+    def blank_prompt(self, asked: flow.BlankAsked) -> str:
+        tries = (
+            f" (try {asked.try_number} of {asked.tries_allowed})" if asked.try_number > 1 else ""
+        )
+        return f"[{asked.number}] {asked.blank}{tries} › "
+
+    def session_event(
+        self,
+        event: flow.Event,
+        *,
+        interactive: bool,
+        brief: bool = False,
+        wait: Callable[[str], bool] | None = None,
+    ) -> None:
+        """Show one thing that happened in a session."""
+        from quizzer import session as flow
+
+        if isinstance(event, flow.CardStarted):
+            self.card_started(event)
+        elif isinstance(event, flow.BlankAsked):
+            pass  # the input prompt asks; piped verdict lines name their blank
+        elif isinstance(event, flow.Judged):
+            self.judged(event)
+        elif isinstance(event, flow.HintShown):
+            label = "hint" if event.level == 1 else "stronger hint"
+            self.out.print(Text.assemble((f"{label}: ", "bold magenta"), event.text))
+        elif isinstance(event, flow.Revealed):
+            lead = "out of tries — " if event.because == "out of tries" else ""
+            self.out.print(
+                Text.assemble(
+                    (f"{lead}answer [{event.number}] {event.blank}: ", "bold"),
+                    (event.answer, "bold green"),
+                )
+            )
+        elif isinstance(event, flow.Notice):
+            self.out.print(Text(event.text, style="dim"))
+        elif isinstance(event, flow.CardFinished):
+            self.card_finished(event, brief=brief, wait=wait if interactive else None)
+        elif isinstance(event, flow.SessionFinished):
+            self.session_summary(event.summary)
+
+    def card_started(self, event: flow.CardStarted) -> None:
+        from rich.rule import Rule
+
+        card = event.card
+        self.out.print()
+        self.out.print(Rule(f"card {event.number} of {event.total}", style="dim", align="right"))
+        self.out.print(card_header(card))
+        self.out.print(prompt_text(card.prompt_parts()))
+        names = [
+            name + (f" (or {', '.join(s.aliases)})" if s.aliases else "")
+            for name, s in card.symbols.items()
+        ]
+        if names:
+            self.out.print(Text("symbols: " + ", ".join(names), style="dim"))
+
+    def judged(self, event: flow.Judged) -> None:
+        self.out.print(verdict_text(event.verdict, event.number))
+        if not event.counted:
+            self.out.print(Text("    no try used; type it again", style="dim"))
+        elif not event.verdict.correct and event.tries_left > 0:
+            left = event.tries_left
+            self.out.print(
+                Text(
+                    f"    {left} {'try' if left == 1 else 'tries'} left · ? for a hint", style="dim"
+                )
+            )
+
+    def card_finished(
+        self, event: flow.CardFinished, *, brief: bool, wait: Callable[[str], bool] | None
+    ) -> None:
+        card = event.card
+        self.out.print(
+            Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), event.filled))
+        )
+        if event.result.skipped:
+            self.out.print(Text("skipped", style="dim"))
+        sections: list[RenderableType] = []
+        if card.explanation and not brief:
+            sections.append(section_panel("Explanation", _markdown(card.explanation), "blue"))
+        if card.red_flags:
+            sections.append(section_panel("Red flags", _bullets(card.red_flags), "red"))
+        for renderable in sections:
+            self.out.print(renderable)
+        if card.follow_ups and not brief:
+            self.follow_ups(card, wait)
+        if card.bullets:
+            self.out.print(section_panel("60-second review", _bullets(card.bullets), "cyan"))
+
+    def follow_ups(self, card: Card, wait: Callable[[str], bool] | None) -> None:
+        """Each question first; in a terminal, Enter reveals its approach."""
+        if wait is None:
+            self.out.print(
+                section_panel(
+                    "What an interviewer would ask next", follow_ups_body(card), "magenta"
+                )
+            )
+            return
+        from rich.rule import Rule
+
+        self.out.print(Rule("What an interviewer would ask next", style="magenta", align="left"))
+        for number, follow in enumerate(card.follow_ups, start=1):
+            self.out.print(
+                Text.assemble((f"Q{number}. ", "bold magenta"), (follow.question, "bold"))
+            )
+            if wait is not None and not wait("    try it first · Enter shows the approach "):
+                wait = None  # input ended: show the rest without waiting
+            self.out.print(Padding(_markdown(follow.approach), (0, 0, 1, 4)))
+
+    def session_summary(self, summary: flow.SessionSummary) -> None:
+        table = Table(
+            title="Session summary",
+            title_justify="left",
+            title_style="bold",
+            header_style="bold",
+            show_edge=False,
+            pad_edge=False,
+        )
+        table.add_column("card", style="cyan", overflow="fold")
+        table.add_column("right first time", justify="right")
+        table.add_column("tries", justify="right")
+        table.add_column("hints", justify="right")
+        table.add_column("time", justify="right")
+        for result in summary.cards:
+            first = f"{result.right_first_time}/{len(result.blanks)}"
+            style = "green" if result.right_first_time == len(result.blanks) else "yellow"
+            note = " (skipped)" if result.skipped else ""
+            table.add_row(
+                result.card_id + note,
+                Text(first, style=style),
+                str(result.tries),
+                str(result.hints),
+                _duration(result.ms),
+            )
+        self.out.print()
+        self.out.print(table)
+        accuracy = f"{summary.accuracy:.0%}" if summary.attempts else "–"
+        ended = "" if summary.ended_by == "finished" else f" · stopped: {summary.ended_by}"
+        self.out.print(
+            Text(
+                f"accuracy {accuracy} ({summary.correct} of {summary.attempts} answers"
+                f" right){ended}",
+                style="bold",
+            )
+        )
+
+    def stats(self, totals: Totals, path: str) -> None:
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column(style="bold")
+        table.add_column(justify="right")
+        table.add_row("answers judged", str(totals.attempts))
+        table.add_row("right", str(totals.correct))
+        table.add_row("accuracy", f"{totals.accuracy:.0%}" if totals.attempts else "–")
+        table.add_row("cards seen", str(totals.cards_seen))
+        table.add_row("sessions", str(totals.sessions))
+        self.out.print(table)
+        self.note(f"progress in {path}")
 
     # -- validation -----------------------------------------------------------
 
@@ -192,7 +364,21 @@ def prompt_text(parts: Sequence[str | Gap], filled: dict[str, str] | None = None
     return text
 
 
-def verdict_text(verdict: Verdict, number: int) -> RenderableType:
+_METHODS = {
+    "symbolic": "same expression after SymPy's normalisation",
+    "numeric": "compared by value at random points",
+    "words": "matched the accepted words",
+    "parser": "could not be read",
+    "limits": "beyond the judge's limits",
+}
+
+
+def _duration(ms: int) -> str:
+    seconds = ms / 1000
+    return f"{seconds:.1f}s" if seconds < 60 else f"{int(seconds // 60)}m{int(seconds % 60):02d}s"
+
+
+def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) -> RenderableType:
     """✓/✗, the blank, what was typed, how it was read, and why it is wrong."""
     mark, style = ("✓", "bold green") if verdict.correct else ("✗", "bold red")
     head = Text.assemble((mark, style), " ", (f"[{number}] {verdict.blank}", "bold"), "  ")
@@ -212,6 +398,8 @@ def verdict_text(verdict: Verdict, number: int) -> RenderableType:
     if verdict.feedback:
         feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
         lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))
+    if show_method and verdict.decided_by in _METHODS:
+        lines.append(Text(f"    decided by: {_METHODS[verdict.decided_by]}", style="dim"))
     return Group(*lines)
 
 

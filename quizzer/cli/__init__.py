@@ -15,8 +15,8 @@ import typer
 from typer.core import TyperGroup
 
 from quizzer import __version__
-from quizzer.cli import answers, cards
-from quizzer.cli.common import DeckOption, Settings, screen_for
+from quizzer.cli import answers, cards, sessions
+from quizzer.cli.common import DbOption, DeckOption, Settings, screen_for
 from quizzer.errors import ExitCode, QuizzerError
 
 
@@ -35,8 +35,8 @@ class QuizzerGroup(TyperGroup):
                 raise
             screen_for(ctx).error(error.message)
             raise typer.Exit(int(error.exit_code)) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            raise
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, BrokenPipeError):
+            raise  # Typer turns these into exit codes (a closed pipe exits quietly)
         except Exception as error:  # a bug: one line, the traceback only with --debug
             if _debug(ctx) or _is_click_exception(error):
                 raise
@@ -77,6 +77,7 @@ def _version(value: bool) -> None:
 def configure(
     ctx: typer.Context,
     deck: DeckOption = None,
+    db: DbOption = None,
     no_color: Annotated[
         bool, typer.Option("--no-color", help="Plain output without colour (as NO_COLOR=1).")
     ] = False,
@@ -95,6 +96,7 @@ def configure(
     """
     ctx.obj = Settings(
         decks=list(deck or []),
+        db=db,
         no_color=no_color or bool(os.environ.get("NO_COLOR")),
         debug=debug,
     )
@@ -102,6 +104,7 @@ def configure(
 
 app.add_typer(cards.app)
 app.add_typer(answers.app)
+app.add_typer(sessions.app)
 
 
 def main() -> None:

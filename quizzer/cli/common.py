@@ -20,6 +20,15 @@ DeckOption = Annotated[
         show_default=False,
     ),
 ]
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        metavar="PATH",
+        help="Progress database (default: QUIZZER_DB, else the user data folder).",
+        show_default=False,
+    ),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
@@ -28,6 +37,7 @@ class Settings:
     """Options given before the command name (``quizzer --deck X list``)."""
 
     decks: list[Path] = field(default_factory=list)
+    db: Path | None = None
     no_color: bool = False
     debug: bool = False
 
@@ -49,3 +59,10 @@ def sources_for(ctx: Any, decks: list[Path] | None) -> list[Path]:
     from quizzer.deck import deck_sources
 
     return deck_sources([*settings_of(ctx).decks, *(decks or [])])
+
+
+def db_path_for(ctx: Any, db: Path | None) -> Path:
+    """--db after the command, else before it, else QUIZZER_DB, else the user data folder."""
+    from quizzer.store import default_path
+
+    return db or settings_of(ctx).db or default_path()

@@ -1,0 +1,308 @@
+"""Progress in one SQLite file. The only module that touches SQLite.
+
+Every attempt is committed as soon as it is judged, so Ctrl-C or a killed
+process loses nothing already answered. The file is in WAL mode with a busy
+timeout, so a second quizzer process waits its turn instead of failing.
+
+A quizzer database is marked with ``PRAGMA application_id``; a file that is
+not SQLite, or is someone else's SQLite, is refused and never written to.
+The schema version lives in ``PRAGMA user_version``; :data:`MIGRATIONS`
+takes any older quizzer file forward, one step at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from quizzer.errors import QuizzerError
+
+DB_ENV = "QUIZZER_DB"
+APPLICATION_ID = 0x51555A52  # "QUZR"
+SQLITE_HEADER = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 10_000
+
+#: Each entry takes the schema from version ``index`` to ``index + 1``.
+MIGRATIONS: list[str] = [
+    # 0 -> 1: sessions and attempts
+    """
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        mode TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT
+    );
+    CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER REFERENCES sessions(id),
+        card_id TEXT NOT NULL,
+        blank TEXT NOT NULL,
+        given TEXT NOT NULL,
+        correct INTEGER NOT NULL,
+        try INTEGER NOT NULL,
+        hints INTEGER NOT NULL,
+        ms INTEGER NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX attempts_by_card ON attempts(card_id, at);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(QuizzerError):
+    """The progress database cannot be used (foreign file, corrupt, read-only, full)."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One judged answer to one blank."""
+
+    card_id: str
+    blank: str
+    given: str
+    correct: bool
+    try_number: int
+    hints: int
+    ms: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Totals:
+    attempts: int
+    correct: int
+    cards_seen: int
+    sessions: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.attempts if self.attempts else 0.0
+
+
+def default_path(env: Mapping[str, str] | None = None) -> Path:
+    """``QUIZZER_DB``, else ``progress.db`` in the user data folder."""
+    env = os.environ if env is None else env
+    if env.get(DB_ENV):
+        return Path(env[DB_ENV]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("quizzer", appauthor=False)) / "progress.db"
+
+
+def iso(moment: datetime) -> str:
+    if moment.tzinfo is None or moment.utcoffset() != timedelta(0):
+        raise ValueError("times in the store are UTC datetimes")
+    return moment.isoformat(timespec="milliseconds")
+
+
+def _operational(path: Path, error: sqlite3.Error) -> StoreError:
+    text = str(error).lower()
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"progress database is read-only: {path}")
+    if "disk is full" in text or "full" in text:
+        return StoreError(f"no space left to save progress: {path}")
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return StoreError(f"progress database is corrupt: {path} ({error})")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"progress database is busy (another quizzer is writing): {path}")
+    return StoreError(f"cannot use progress database {path}: {error}")
+
+
+class Store:
+    """An open progress database. Use :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self.connection = connection
+
+    # -- opening ----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, *, create: bool = True) -> Store:
+        """Open (and create or migrate) the database at ``path``.
+
+        Raises :class:`StoreError` for a file that is not a quizzer database;
+        such a file is left untouched.
+        """
+        path = Path(path)
+        if path.is_dir():
+            raise StoreError(f"progress database path is a folder: {path}")
+        exists = path.exists() and path.stat().st_size > 0
+        if exists:
+            _check_header(path)
+        elif not create:
+            raise StoreError(f"no progress database at {path}")
+        else:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreError(f"cannot create folder for progress: {error}") from None
+        try:
+            connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.Error as error:
+            raise _operational(path, error) from None
+        store = cls(path, connection)
+        try:
+            store._prepare(exists)
+        except sqlite3.Error as error:
+            connection.close()
+            raise _operational(path, error) from None
+        except StoreError:
+            connection.close()
+            raise
+        return store
+
+    def _prepare(self, existed: bool) -> None:
+        db = self.connection
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        application_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if application_id != APPLICATION_ID and (tables or existed):
+            raise StoreError(
+                f"{self.path} is not a quizzer progress database; refusing to touch it"
+            )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer quizzer (schema {version}, this one knows"
+                f" {SCHEMA_VERSION}); upgrade quizzer"
+            )
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+        result = db.execute("PRAGMA quick_check").fetchone()[0]
+        if result != "ok":
+            raise StoreError(f"progress database is corrupt: {self.path} ({result})")
+
+    def _migrate(self, version: int) -> None:
+        db = self.connection
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            current = db.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(current, SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    db.execute(statement)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One committed transaction, with SQLite errors turned into :class:`StoreError`."""
+        db = self.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise _operational(self.path, error) from None
+
+    # -- writing ------------------------------------------------------------------
+
+    def start_session(self, mode: str, started_at: datetime) -> int:
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (mode, started_at) VALUES (?, ?)", (mode, iso(started_at))
+            )
+            return int(cursor.lastrowid or 0)
+
+    def end_session(self, session_id: int, ended_at: datetime) -> None:
+        with self._write() as db:
+            db.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (iso(ended_at), session_id))
+
+    def record_attempt(self, session_id: int | None, attempt: Attempt) -> None:
+        """Save one attempt, committed before this returns."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO attempts"
+                " (session_id, card_id, blank, given, correct, try, hints, ms, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    attempt.card_id,
+                    attempt.blank,
+                    attempt.given,
+                    int(attempt.correct),
+                    attempt.try_number,
+                    attempt.hints,
+                    attempt.ms,
+                    iso(attempt.at),
+                ),
+            )
+
+    # -- reading ------------------------------------------------------------------
+
+    def attempts(self, card_id: str | None = None) -> list[Attempt]:
+        query = "SELECT card_id, blank, given, correct, try, hints, ms, at FROM attempts"
+        args: tuple[str, ...] = ()
+        if card_id is not None:
+            query += " WHERE card_id = ?"
+            args = (card_id,)
+        rows = self._read(query + " ORDER BY id", args)
+        return [
+            Attempt(
+                row[0],
+                row[1],
+                row[2],
+                bool(row[3]),
+                row[4],
+                row[5],
+                row[6],
+                datetime.fromisoformat(row[7]),
+            )
+            for row in rows
+        ]
+
+    def totals(self) -> Totals:
+        attempts, correct, cards = self._read(
+            "SELECT count(*), coalesce(sum(correct), 0), count(DISTINCT card_id) FROM attempts"
+        )[0]
+        sessions = self._read("SELECT count(*) FROM sessions")[0][0]
+        return Totals(attempts=attempts, correct=correct, cards_seen=cards, sessions=sessions)
+
+    def _read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        try:
+            return self.connection.execute(query, args).fetchall()
+        except sqlite3.Error as error:
+            raise _operational(self.path, error) from None
+
+
+def _statements(script: str) -> list[str]:
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _check_header(path: Path) -> None:
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise StoreError(f"cannot read progress database {path}: {error.strerror}") from None
+    if header != SQLITE_HEADER:
+        raise StoreError(
+            f"{path} is not a quizzer progress database (not SQLite); refusing to touch it"
+        )

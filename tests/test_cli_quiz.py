@@ -1,0 +1,236 @@
+"""`quizzer quiz` and `quizzer stats` from the command line, piped and in a real terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import closing
+
+import pexpect
+import pytest
+
+from .conftest import ATTENTION, MINIMAL_CARD
+
+
+def stats(invoke, *args):
+    return json.loads(invoke("stats", "--json", *args).stdout)
+
+
+def test_piped_session_answers_both_blanks(invoke):
+    result = invoke("quiz", "attention", input="sqrt(d_k)\nV\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "✓ [1] scale  sqrt(d_k)" in out and "✓ [2] values  V" in out
+    assert "softmax(Q Kᵀ / sqrt(d_k)) V" in out
+    for section in (
+        "Explanation",
+        "Red flags",
+        "What an interviewer would ask next",
+        "60-second review",
+        "Session summary",
+    ):
+        assert section in out
+    assert "accuracy 100% (2 of 2 answers right)" in out
+    assert stats(invoke) == {
+        "attempts": 2,
+        "correct": 2,
+        "cards_seen": 1,
+        "accuracy": 1.0,
+        "sessions": 1,
+    }
+
+
+def test_end_of_input_mid_card_keeps_what_was_answered(invoke):
+    result = invoke("quiz", "attention", input="d_k\n")
+    assert result.exit_code == 0
+    assert "stopped: end of input" in result.stdout
+    data = stats(invoke)
+    assert (data["attempts"], data["correct"], data["accuracy"]) == (1, 0, 0.0)
+
+
+def test_empty_input_is_a_clean_stop(invoke):
+    result = invoke("quiz", "attention", input="")
+    assert result.exit_code == 0 and "Session summary" in result.stdout
+
+
+def test_wrong_hint_reveal_skip_quit(invoke, write_card):
+    second = write_card(MINIMAL_CARD.format(id="second"), "deck/second.yaml")
+    lines = "d_k\n?\n?\n!\n/skip\n/quit\n"
+    result = invoke("quiz", "attention", str(second), input=lines)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert (
+        "2 tries left" in out
+        and "hint:" in out
+        and "stronger hint: the answer looks like: sqrt(□)" in out
+    )
+    assert "answer [1] scale: sqrt(d_k)" in out
+    assert "attention (skipped)" in out
+    assert "stopped: quit" in out
+
+
+def test_brief_shows_only_red_flags_and_bullets(invoke):
+    out = invoke("quiz", "attention", "--brief", input="sqrt(d_k)\nV\n").stdout
+    assert "Red flags" in out and "60-second review" in out
+    assert "Explanation" not in out and "What an interviewer" not in out
+
+
+def test_no_record_leaves_no_database(invoke, isolated_environment):
+    result = invoke("quiz", str(ATTENTION), "--no-record", input="sqrt(d_k)\nV\n")
+    assert result.exit_code == 0
+    assert not (isolated_environment / "progress.db").exists()
+
+
+def test_db_option_and_tries(invoke, tmp_path):
+    db = tmp_path / "mine.db"
+    result = invoke("quiz", "attention", "--db", str(db), "--tries", "1", input="d_k\nV\n")
+    assert result.exit_code == 0
+    assert "out of tries — answer [1] scale: sqrt(d_k)" in result.stdout
+    assert stats(invoke, "--db", str(db))["attempts"] == 2
+    assert invoke("--db", str(db), "stats", "--json").exit_code == 0
+
+
+def test_selection_by_tag_limit_and_errors(invoke):
+    assert invoke("quiz", "--tag", "attention", "--limit", "1", input="").exit_code == 0
+    result = invoke("quiz", "--tag", "no-such-tag", input="")
+    assert result.exit_code == 2 and "no cards with tag no-such-tag" in result.stderr
+    assert invoke("quiz", "nope", input="").exit_code == 2
+    assert invoke("quiz", "--limit", "0", input="").exit_code == 2
+
+
+def test_a_foreign_database_is_refused_and_kept(invoke, tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("not a database")
+    result = invoke("quiz", "attention", "--db", str(path), input="sqrt(d_k)\n")
+    assert result.exit_code == 2
+    assert "not a quizzer progress database" in result.stderr
+    assert path.read_text() == "not a database"
+    assert invoke("stats", "--db", str(path)).exit_code == 2
+
+
+def test_stats_without_a_database(invoke):
+    assert stats(invoke) == {
+        "attempts": 0,
+        "correct": 0,
+        "cards_seen": 0,
+        "accuracy": 0.0,
+        "sessions": 0,
+    }
+    assert "answers judged" in invoke("stats").stdout
+
+
+def quizzer_command():
+    return [sys.executable, "-m", "quizzer"]
+
+
+@pytest.mark.slow
+def test_killed_process_loses_no_judged_attempt(tmp_path):
+    db = tmp_path / "p.db"
+    env = {**os.environ, "QUIZZER_DB": str(db)}
+    process = subprocess.Popen(
+        [*quizzer_command(), "quiz", "attention", "attention"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    process.stdin.write("d_k\nsqrt(d_k)\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    count = 0
+    while time.monotonic() < deadline:
+        if db.exists():
+            count = count_attempts(db)
+            if count == 2:
+                break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    process.stdin.close()
+    with closing(sqlite3.connect(db)) as connection:
+        rows = connection.execute("SELECT given, correct FROM attempts ORDER BY id").fetchall()
+    assert rows == [("d_k", 0), ("sqrt(d_k)", 1)]
+
+
+def count_attempts(db) -> int:
+    try:
+        with closing(sqlite3.connect(db)) as connection:
+            return connection.execute("SELECT count(*) FROM attempts").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+def test_real_terminal_flow(tmp_path):
+    env = {
+        **os.environ,
+        "QUIZZER_DB": str(tmp_path / "p.db"),
+        "COLUMNS": "80",
+        "LINES": "40",
+        "TERM": "dumb",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "quizzer", "quiz", "attention"],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(40, 80),
+    )
+    try:
+        child.expect_exact("Attention(Q, K, V) = softmax(Q Kᵀ / [1]) [2]")
+        child.expect_exact("[1] scale › ")
+        child.sendline("d_k")
+        child.expect_exact("standard deviation")
+        child.expect_exact("[1] scale (try 2 of 3) › ")
+        child.sendline("?")
+        child.expect_exact("hint:")
+        child.sendline("d_k^(1/2)")
+        child.expect_exact("read as sqrt(d_k)")
+        child.expect_exact("[2] values › ")
+        child.sendline("V")
+        child.expect_exact("What an interviewer would ask next")
+        child.expect_exact("Q1. Why is the constant sqrt(d_k)")
+        child.expect_exact("Enter shows the approach")
+        assert "Derive" not in child.before
+        child.sendline("")
+        child.expect_exact("Show Var(q · k) = d_k")
+        for _ in range(4):
+            child.expect_exact("Enter shows the approach")
+            child.sendline("")
+        child.expect_exact("Session summary")
+        child.expect_exact("accuracy 67% (2 of 3 answers right)")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_the_summary_and_keeps_progress(tmp_path):
+    db = tmp_path / "p.db"
+    env = {**os.environ, "QUIZZER_DB": str(db), "TERM": "dumb"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "quizzer", "quiz", "attention"],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(40, 80),
+    )
+    child.expect_exact("[1] scale › ")
+    child.sendline("sqrt(d_k)")
+    child.expect_exact("[2] values › ")
+    child.sendintr()
+    child.expect_exact("Session summary")
+    child.expect_exact("stopped: interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert count_attempts(db) == 1

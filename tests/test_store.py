@@ -1,0 +1,176 @@
+"""The progress store: round trips, refusal of foreign files, and safety."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quizzer.store import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    Attempt,
+    Store,
+    StoreError,
+    default_path,
+)
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def attempt(**changes):
+    base = dict(
+        card_id="attention",
+        blank="scale",
+        given="d_k",
+        correct=False,
+        try_number=1,
+        hints=0,
+        ms=1500,
+        at=T0,
+    )
+    base.update(changes)
+    return Attempt(**base)
+
+
+def test_new_database_is_marked_and_versioned(tmp_path):
+    path = tmp_path / "sub" / "progress.db"
+    with Store.open(path) as store:
+        session = store.start_session("quiz", T0)
+        store.record_attempt(session, attempt())
+        store.end_session(session, T0 + timedelta(minutes=1))
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+
+
+def test_totals(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        session = store.start_session("quiz", T0)
+        store.record_attempt(session, attempt(correct=False))
+        store.record_attempt(session, attempt(correct=True, try_number=2))
+        store.record_attempt(session, attempt(card_id="other", blank="b", correct=True))
+        totals = store.totals()
+    assert (totals.attempts, totals.correct, totals.cards_seen, totals.sessions) == (3, 2, 2, 1)
+    assert totals.accuracy == pytest.approx(2 / 3)
+
+
+def test_empty_totals_have_zero_accuracy(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        assert store.totals().accuracy == 0.0
+
+
+attempts = st.builds(
+    Attempt,
+    card_id=st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True),
+    blank=st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,10}", fullmatch=True),
+    given=st.text(max_size=200),
+    correct=st.booleans(),
+    try_number=st.integers(1, 10),
+    hints=st.integers(0, 5),
+    ms=st.integers(0, 10**9),
+    at=st.datetimes(
+        min_value=datetime(2000, 1, 1),
+        max_value=datetime(2100, 1, 1),
+        timezones=st.just(timezone.utc),
+    ).map(lambda d: d.replace(microsecond=d.microsecond // 1000 * 1000)),
+)
+
+
+@settings(
+    max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+)
+@given(st.lists(attempts, max_size=15))
+def test_attempts_round_trip(tmp_path, items):
+    path = tmp_path / f"rt-{os.urandom(6).hex()}.db"
+    with Store.open(path) as store:
+        session = store.start_session("quiz", T0)
+        for item in items:
+            store.record_attempt(session, item)
+    with Store.open(path) as store:
+        assert store.attempts() == items
+
+
+def test_naive_datetimes_are_refused(tmp_path):
+    with Store.open(tmp_path / "p.db") as store, pytest.raises(ValueError):
+        store.start_session("quiz", datetime(2026, 1, 1))
+
+
+def test_a_text_file_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("my precious notes\n")
+    with pytest.raises(StoreError, match="not a quizzer progress database"):
+        Store.open(path)
+    assert path.read_text() == "my precious notes\n"
+
+
+def test_a_foreign_sqlite_file_is_refused_and_untouched(tmp_path):
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE mine (x)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a quizzer progress database"):
+        Store.open(path)
+    assert path.read_bytes() == before
+
+
+def test_a_corrupt_quizzer_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        store.start_session("quiz", T0)
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)
+    path.write_bytes(bytes(data))
+    for wal in tmp_path.glob("p.db-*"):
+        wal.unlink()
+    with pytest.raises(StoreError):
+        Store.open(path)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "p.db"
+    Store.open(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="newer quizzer"):
+        Store.open(path)
+
+
+def test_a_folder_is_refused(tmp_path):
+    with pytest.raises(StoreError, match="folder"):
+        Store.open(tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
+def test_read_only_file(tmp_path):  # pragma: no cover - CI runs as root
+    path = tmp_path / "p.db"
+    Store.open(path).close()
+    path.chmod(0o444)
+    with pytest.raises(StoreError, match="read-only"), Store.open(path) as store:
+        store.start_session("quiz", T0)
+
+
+def test_default_path(monkeypatch, tmp_path):
+    assert default_path({"QUIZZER_DB": str(tmp_path / "x.db")}) == tmp_path / "x.db"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path({}).name == "progress.db"
+
+
+def test_migration_from_an_empty_version_zero_file(tmp_path):
+    path = tmp_path / "p.db"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.commit()
+    db.close()
+    with Store.open(path) as store:
+        assert store.totals().attempts == 0
