@@ -49,7 +49,7 @@ Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Symbol(_Strict):
@@ -151,6 +151,33 @@ class Gap:
 
     number: int
     name: str
+
+
+def trusted_card(data: dict[str, Any]) -> Card:
+    """Rebuild a card from data that already passed validation (the deck cache).
+
+    ``model_construct`` skips validation, so a warm start never builds
+    pydantic's validators (about 150 ms of start-up).
+    """
+    blanks = {
+        name: Blank.model_construct(
+            **{
+                **blank,
+                "wrong": [WrongAnswer.model_construct(**w) for w in blank["wrong"]],
+                "examples": [Example.model_construct(**e) for e in blank["examples"]],
+            }
+        )
+        for name, blank in data["blanks"].items()
+    }
+    return Card.model_construct(
+        **{
+            **data,
+            "symbols": {n: Symbol.model_construct(**s) for n, s in data["symbols"].items()},
+            "blanks": blanks,
+            "follow_ups": [FollowUp.model_construct(**f) for f in data["follow_ups"]],
+            "sources": [Source.model_construct(**s) for s in data["sources"]],
+        }
+    )
 
 
 _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {

@@ -13,13 +13,15 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import ValidationError
-
-from quizzer.cards import Card, CardProblem, card_problems, fields_at
+from quizzer.cards import Card, CardProblem, card_problems, fields_at, trusted_card
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
-from quizzer.yamldoc import Position, YamlDoc, YamlError, load_yaml
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from quizzer.yamldoc import YamlDoc
 
 CARD_SUFFIXES = (".yaml", ".yml")
 MAX_CARD_BYTES = 1_000_000
@@ -57,7 +59,8 @@ class LoadedCard:
     card: Card
     path: Path
     deck: str
-    doc: YamlDoc = field(repr=False, compare=False)
+    #: Where each value was written; None for a card taken from the cache.
+    doc: YamlDoc | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -65,6 +68,9 @@ class LoadedCard:
 
     def problem(self, found: CardProblem) -> Problem:
         """Turn a problem located by data path into one located by line and column."""
+        if self.doc is None:  # cached cards have no positions: point at the file
+            severity: Literal["error", "warning"] = "warning" if found.warning else "error"
+            return Problem(str(self.path), 1, 1, found.message, severity)
         return _located(self.path, self.doc, found.path, found.message, found.at_key, found.warning)
 
 
@@ -210,6 +216,10 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
 
 def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[Problem]]:
     """Load and check one card file. Never raises for a bad file: it returns problems."""
+    from pydantic import ValidationError
+
+    from quizzer.yamldoc import YamlError, load_yaml
+
     name = str(path)
     try:
         if path.is_dir():
@@ -246,18 +256,27 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     return loaded, problems
 
 
-def load_deck(sources: Iterable[Path]) -> Deck:
-    """Load every card under ``sources``; duplicate ids are problems naming both files."""
+def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
+    """Load every card under ``sources``; duplicate ids are problems naming both files.
+
+    With ``cached``, cards unchanged since they last passed every check come
+    from the deck cache, without YAML parsing or validation (and without
+    their source positions, which only ``validate`` needs).
+    """
+    from quizzer.deckcache import DeckCache
+
     deck = Deck()
     seen_files: set[Path] = set()
     for source in sources:
-        for path, deck_name in card_files(source):
+        cache = DeckCache(source) if cached else None
+        files = card_files(source)
+        for path, deck_name in files:
             resolved = path.resolve()
             if resolved in seen_files:
                 continue
             seen_files.add(resolved)
             deck.files += 1
-            loaded, problems = load_card_file(path, deck_name)
+            loaded, problems = _load_with_cache(path, deck_name, cache)
             deck.problems.extend(problems)
             if loaded is None:
                 continue
@@ -274,14 +293,38 @@ def load_deck(sources: Iterable[Path]) -> Deck:
                 )
                 continue
             deck.cards.append(loaded)
+        if cache is not None:
+            cache.keep_only({str(p) for p, _ in files})
+            cache.save()
     return deck
+
+
+def _load_with_cache(
+    path: Path, deck_name: str, cache: Any
+) -> tuple[LoadedCard | None, list[Problem]]:
+    if cache is None:
+        return load_card_file(path, deck_name)
+    try:
+        stat = path.stat()
+    except OSError:
+        return load_card_file(path, deck_name)
+    data = cache.get(path, stat)
+    if data is not None:
+        try:
+            return LoadedCard(trusted_card(data), path, deck_name), []
+        except (KeyError, TypeError, ValueError):
+            pass  # a cache from a damaged file: read the card itself
+    loaded, problems = load_card_file(path, deck_name)
+    if loaded is not None and not problems:
+        cache.put(path, stat, loaded.card.model_dump(mode="json"))
+    return loaded, problems
 
 
 def looks_like_path(name: str) -> bool:
     return name.endswith(CARD_SUFFIXES) or os.sep in name or "/" in name
 
 
-def resolve_card(name: str, sources: Sequence[Path]) -> LoadedCard:
+def resolve_card(name: str, sources: Sequence[Path], *, cached: bool = False) -> LoadedCard:
     """A card named by its id or by the path of its file.
 
     Raises :class:`CardNotFound` or :class:`InvalidCard`.
@@ -294,13 +337,12 @@ def resolve_card(name: str, sources: Sequence[Path]) -> LoadedCard:
         if loaded is None:
             raise InvalidCard(problems)
         return loaded
-    return load_deck(sources).find(name)
+    return load_deck(sources, cached=cached).find(name)
 
 
 __all__ = [
     "Deck",
     "LoadedCard",
-    "Position",
     "Problem",
     "bundled_content_dir",
     "card_files",

@@ -32,6 +32,7 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("QUIZZER_DB", str(home / "progress.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("QUIZZER_CACHE", str(home / "cache"))
     monkeypatch.delenv("QUIZZER_DECKS", raising=False)
     monkeypatch.delenv("QUIZZER_DEBUG", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")

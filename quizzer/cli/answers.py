@@ -36,7 +36,7 @@ def check(
     from quizzer.deck import resolve_card
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, sources_for(ctx, deck))
+    loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
     given = list(answers or [])
     names = list(loaded.card.blanks)
     if len(given) > len(names):

@@ -32,7 +32,7 @@ def list_cards(
     from quizzer.deck import load_deck
 
     screen = screen_for(ctx)
-    loaded = load_deck(sources_for(ctx, deck))
+    loaded = load_deck(sources_for(ctx, deck), cached=True)
     cards = [c for c in loaded.cards if not tag or set(tag) & set(c.card.tags)]
     cards.sort(key=lambda c: (c.deck, c.id))
     if json:
@@ -73,7 +73,7 @@ def show(
     from quizzer.deck import resolve_card
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, sources_for(ctx, deck))
+    loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:

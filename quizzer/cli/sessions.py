@@ -94,7 +94,7 @@ def choose_cards(
     from quizzer.errors import CardNotFound, InvalidCard
     from quizzer.session import select_cards
 
-    loaded = load_deck(sources_for(ctx, deck))
+    loaded = load_deck(sources_for(ctx, deck), cached=True)
     if names:
         picked = []
         for name in names:

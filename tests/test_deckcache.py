@@ -1,0 +1,98 @@
+"""The deck cache: warm starts skip parsing, and nothing stale or broken gets through."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from quizzer import deck as deck_module
+from quizzer.deck import load_deck
+from quizzer.deckcache import DeckCache
+
+from .conftest import MINIMAL_CARD
+
+
+@pytest.fixture
+def folder(tmp_path):
+    folder = tmp_path / "deck"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(MINIMAL_CARD.format(id="a"))
+    (folder / "b.yaml").write_text(MINIMAL_CARD.format(id="b"))
+    return folder
+
+
+def count_parses(monkeypatch):
+    calls = []
+    real = deck_module.load_card_file
+
+    def counting(path, deck=""):
+        calls.append(path.name)
+        return real(path, deck)
+
+    monkeypatch.setattr(deck_module, "load_card_file", counting)
+    return calls
+
+
+def test_second_load_comes_from_the_cache(folder, monkeypatch):
+    calls = count_parses(monkeypatch)
+    first = load_deck([folder], cached=True)
+    assert sorted(calls) == ["a.yaml", "b.yaml"]
+    calls.clear()
+    second = load_deck([folder], cached=True)
+    assert calls == []
+    assert [c.card for c in second.cards] == [c.card for c in first.cards]
+    assert second.cards[0].card.blanks["slope"].answer == "m"
+
+
+def test_a_changed_file_is_read_again(folder, monkeypatch):
+    load_deck([folder], cached=True)
+    calls = count_parses(monkeypatch)
+    path = folder / "a.yaml"
+    path.write_text(MINIMAL_CARD.format(id="a").replace("A minimal card", "Edited"))
+    os.utime(path, ns=(1, 1))
+    loaded = load_deck([folder], cached=True)
+    assert calls == ["a.yaml"]
+    assert loaded.by_id()["a"].card.title == "Edited"
+
+
+def test_invalid_cards_are_never_cached(folder, monkeypatch):
+    (folder / "bad.yaml").write_text("id: [\n")
+    load_deck([folder], cached=True)
+    calls = count_parses(monkeypatch)
+    again = load_deck([folder], cached=True)
+    assert calls == ["bad.yaml"] and len(again.problems) == 1
+
+
+def test_a_corrupt_cache_is_ignored(folder):
+    load_deck([folder], cached=True)
+    cache = DeckCache(folder)
+    cache.path.write_text("{not json")
+    assert len(load_deck([folder], cached=True).cards) == 2
+    cache.path.write_text(json.dumps({"format": "old", "cards": {}}))
+    assert len(load_deck([folder], cached=True).cards) == 2
+
+
+def test_damaged_entries_fall_back_to_the_file(folder):
+    load_deck([folder], cached=True)
+    cache = DeckCache(folder)
+    data = json.loads(cache.path.read_text())
+    for entry in data["cards"].values():
+        del entry["card"]["blanks"]
+    cache.path.write_text(json.dumps(data))
+    assert len(load_deck([folder], cached=True).cards) == 2
+
+
+def test_removed_files_leave_the_cache(folder):
+    load_deck([folder], cached=True)
+    (folder / "b.yaml").unlink()
+    load_deck([folder], cached=True)
+    assert len(DeckCache(folder).entries) == 1
+
+
+def test_an_unwritable_cache_folder_is_harmless(folder, monkeypatch, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("QUIZZER_CACHE", str(blocker / "sub"))
+    assert len(load_deck([folder], cached=True).cards) == 2
