@@ -21,8 +21,14 @@ def one_run(think_seconds: float) -> tuple[float, float, float]:
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "QUIZZER_DB": os.path.join(folder, "p.db"), "TERM": "dumb"}
         started = time.perf_counter()
-        child = pexpect.spawn(sys.executable, ["-m", "quizzer", "quiz", "attention"], env=env,
-                              encoding="utf-8", timeout=30, dimensions=(40, 80))
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "quizzer", "quiz", "attention"],
+            env=env,
+            encoding="utf-8",
+            timeout=30,
+            dimensions=(40, 80),
+        )
         child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
         child.expect_exact("[1] scale › ")
         first_question = time.perf_counter() - started
@@ -48,14 +54,19 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0, help="seconds before answering")
     args = parser.parse_args()
     runs = [one_run(args.think) for _ in range(args.runs)]
-    labels = ["first question on screen", f"first verdict after {args.think:g} s",
-              "a wrong-answer verdict"]
+    labels = [
+        "first question on screen",
+        f"first verdict after {args.think:g} s",
+        "a wrong-answer verdict",
+    ]
     targets = ["< 500 ms", "< 100 ms", "< 100 ms"]
     print(f"quizzer quiz attention, {args.runs} runs in a pty")
     for index, label in enumerate(labels):
         values = [run[index] * 1000 for run in runs]
-        print(f"  {label:<30} median {statistics.median(values):7.1f} ms"
-              f"  max {max(values):7.1f} ms   (target {targets[index]})")
+        print(
+            f"  {label:<30} median {statistics.median(values):7.1f} ms"
+            f"  max {max(values):7.1f} ms   (target {targets[index]})"
+        )
 
 
 if __name__ == "__main__":

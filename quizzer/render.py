@@ -23,13 +23,14 @@ from quizzer.cards import Card, Gap
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from datetime import datetime
 
     from rich.markdown import Markdown
 
+    from quizzer import progress
     from quizzer import session as flow
     from quizzer.answers import Verdict
     from quizzer.deck import LoadedCard, Problem
-    from quizzer.store import Totals
 
 
 def _markdown(text: str) -> Markdown:
@@ -302,17 +303,134 @@ class Screen:
             )
         )
 
-    def stats(self, totals: Totals, path: str) -> None:
-        table = Table(show_header=False, box=None, pad_edge=False)
-        table.add_column(style="bold")
-        table.add_column(justify="right")
-        table.add_row("answers judged", str(totals.attempts))
-        table.add_row("right", str(totals.correct))
-        table.add_row("accuracy", f"{totals.accuracy:.0%}" if totals.attempts else "–")
-        table.add_row("cards seen", str(totals.cards_seen))
-        table.add_row("sessions", str(totals.sessions))
-        self.out.print(table)
+    # -- scheduling -------------------------------------------------------------
+
+    def rating_prompt(self, rating: Any, due: datetime, now: datetime) -> str:
+        return (
+            f"rated {_rating_name(rating)} · next review {_relative(due - now)}"
+            " · 1 Again 2 Hard 3 Good 4 Easy to change, Enter keeps › "
+        )
+
+    def parse_rating(self, text: str) -> Any:
+        """The rating a key names (1-4 or its word), or None to keep the proposed one."""
+        from fsrs import Rating
+
+        value = _RATING_KEYS.get(text.strip().lower())
+        return Rating(value) if value else None
+
+    def scheduled(self, rating: Any, due: datetime, now: datetime) -> None:
+        self.out.print(
+            Text.assemble(
+                ("scheduled ", "dim"),
+                (_rating_name(rating), "bold"),
+                (f" · next review {_relative(due - now)} ({_when(due)})", "dim"),
+            )
+        )
+
+    def answer_changes(self, card_id: str, changes: Sequence[progress.AnswerChange]) -> None:
+        for change in changes:
+            self.out.print(
+                Text.assemble(
+                    ("note: ", "bold yellow"),
+                    f"the answer to {card_id} [{change.blank}] changed since your last review:"
+                    f" it was {change.before}, it is now {change.now}. Your progress is kept.",
+                )
+            )
+
+    def nothing_due(self, next_due: tuple[str, datetime] | None, now: datetime) -> None:
+        if next_due is None:
+            self.out.print(
+                "Nothing to review: no card is scheduled and no new card is left for today."
+            )
+        else:
+            card_id, due = next_due
+            self.out.print(f"Nothing due. Next: {card_id}, {_relative(due - now)} ({_when(due)}).")
+        self.out.print(Text("To practise anyway: quizzer quiz", style="dim"))
+
+    def review_plan(self, due: int, new: int) -> None:
+        self.out.print(Text(f"Review: {due} due, {new} new", style="bold"))
+
+    # -- progress -----------------------------------------------------------------
+
+    def report(self, report: progress.Report, path: str, now: datetime) -> None:
+        totals = Table(show_header=False, box=None, pad_edge=False)
+        totals.add_column(style="bold")
+        totals.add_column(justify="right")
+        accuracy = f"{report.accuracy:.0%}" if report.attempts else "–"
+        for label, value in (
+            ("answers judged", str(report.attempts)),
+            ("accuracy", accuracy),
+            ("cards seen", str(report.cards_seen)),
+            ("reviews", str(report.reviews)),
+            ("sessions", str(report.sessions)),
+            ("streak", f"{report.streak_days} day{'s' if report.streak_days != 1 else ''}"),
+            ("due now", str(report.due_now)),
+        ):
+            totals.add_row(label, value)
+        self.out.print(totals)
+        if report.tags:
+            table = Table(
+                title="By tag (weakest first)",
+                title_justify="left",
+                title_style="bold",
+                show_edge=False,
+                pad_edge=False,
+            )
+            table.add_column("tag", style="green")
+            table.add_column("answers", justify="right")
+            table.add_column("accuracy", justify="right")
+            for tag in report.tags:
+                table.add_row(tag.tag, str(tag.attempts), f"{tag.accuracy:.0%}")
+            self.out.print()
+            self.out.print(table)
+        self.out.print()
+        self.out.print(forecast_chart(report.forecast, now))
+        if report.weakest:
+            table = Table(
+                title="Weakest cards",
+                title_justify="left",
+                title_style="bold",
+                show_edge=False,
+                pad_edge=False,
+            )
+            table.add_column("card", style="cyan")
+            table.add_column("lapses", justify="right")
+            table.add_column("recall now", justify="right")
+            for weak in report.weakest:
+                recall = "–" if weak.retrievability is None else f"{weak.retrievability:.0%}"
+                table.add_row(weak.card_id, str(weak.lapses), recall)
+            self.out.print()
+            self.out.print(table)
         self.note(f"progress in {path}")
+
+    def history(self, history: progress.CardHistory, now: datetime) -> None:
+        self.out.print(Text(history.card_id, style="bold cyan"))
+        if history.due is not None:
+            recall = f"{history.retrievability:.0%}" if history.retrievability is not None else "–"
+            self.out.print(
+                f"next review {_relative(history.due - now)} ({_when(history.due)})"
+                f" · recall now {recall} · lapses {history.lapses}"
+            )
+        else:
+            self.out.print(Text("not scheduled yet", style="dim"))
+        if not history.attempts:
+            self.out.print(Text("no answers yet", style="dim"))
+            return
+        table = Table(show_edge=False, pad_edge=False, header_style="bold")
+        table.add_column("when")
+        table.add_column("blank")
+        table.add_column("answer", overflow="fold")
+        table.add_column("", justify="center")
+        table.add_column("try", justify="right")
+        for attempt in history.attempts:
+            table.add_row(
+                _when(attempt.at),
+                attempt.blank,
+                attempt.given,
+                Text("✓", style="green") if attempt.correct else Text("✗", style="red"),
+                str(attempt.try_number),
+            )
+        self.out.print(table)
 
     # -- validation -----------------------------------------------------------
 
@@ -371,6 +489,65 @@ _METHODS = {
     "parser": "could not be read",
     "limits": "beyond the judge's limits",
 }
+
+
+_RATING_KEYS = {
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "again": 1,
+    "hard": 2,
+    "good": 3,
+    "easy": 4,
+    "a": 1,
+    "h": 2,
+    "g": 3,
+    "e": 4,
+}
+
+
+def _rating_name(rating: Any) -> str:
+    return str(getattr(rating, "name", rating))
+
+
+def _relative(delta: Any) -> str:
+    seconds = delta.total_seconds()
+    if seconds <= 0:
+        return "now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size)
+            return f"in {count} {unit}{'s' if count != 1 else ''}"
+    return "in under a minute"
+
+
+def _when(moment: datetime) -> str:
+    return moment.strftime("%a %d %b %H:%M UTC")
+
+
+def forecast_chart(counts: Sequence[int], now: datetime, width: int = 40) -> Table:
+    """Cards due on each of the next days, as a bar chart."""
+    from datetime import timedelta
+
+    table = Table(
+        title="Due in the next 14 days",
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+    )
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right")
+    top = max(counts) if counts and max(counts) else 1
+    for offset, count in enumerate(counts):
+        day = (now + timedelta(days=offset)).strftime("%a %d %b")
+        label = "today" if offset == 0 else day
+        bar = "█" * max(1 if count else 0, round(width * count / top))
+        table.add_row(label, Text(bar, style="cyan"), str(count))
+    return table
 
 
 def _duration(ms: int) -> str:

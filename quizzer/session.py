@@ -392,10 +392,15 @@ def select_cards(
     limit: int | None = None,
     shuffle: bool = False,
     seed: int | None = None,
+    keep_order: bool = False,
 ) -> list[LoadedCard]:
-    """Cards with any of ``tags`` (all when none), in deck order or shuffled, at most ``limit``."""
+    """Cards with any of ``tags`` (all when none), at most ``limit``.
+
+    In deck order (or the order given, with ``keep_order``), or shuffled with ``seed``.
+    """
     chosen = [c for c in cards if not tags or set(tags) & set(c.card.tags)]
-    chosen.sort(key=lambda c: (c.deck, c.path.name))
+    if not keep_order:
+        chosen.sort(key=lambda c: (c.deck, c.path.name))
     if shuffle:
         random.Random(seed).shuffle(chosen)
     return chosen[:limit] if limit is not None else chosen

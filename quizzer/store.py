@@ -12,6 +12,7 @@ takes any older quizzer file forward, one step at a time.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from quizzer.errors import QuizzerError
 
@@ -51,6 +53,31 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX attempts_by_card ON attempts(card_id, at);
     """,
+    # 1 -> 2: spaced repetition. One FSRS card per quizzer card (its to_dict() JSON),
+    # every review log, and the answers each card had when it was last reviewed.
+    """
+    CREATE TABLE schedule (
+        card_id TEXT PRIMARY KEY,
+        fsrs_card TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE reviews (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER REFERENCES sessions(id),
+        card_id TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        review_log TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX reviews_by_card ON reviews(card_id, at);
+    CREATE TABLE answer_fingerprints (
+        card_id TEXT NOT NULL,
+        blank TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (card_id, blank)
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -71,6 +98,17 @@ class Attempt:
     hints: int
     ms: int
     at: datetime
+
+
+@dataclass(frozen=True)
+class Review:
+    """One scheduling review: the rating given and FSRS's log of it."""
+
+    card_id: str
+    rating: int
+    review_log: dict[str, Any]
+    at: datetime
+    session_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -255,7 +293,78 @@ class Store:
                 ),
             )
 
+    def save_review(self, review: Review, fsrs_card: dict[str, Any]) -> None:
+        """Store a review and the card's new FSRS state together, in one transaction."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO reviews (session_id, card_id, rating, review_log, at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    review.session_id,
+                    review.card_id,
+                    review.rating,
+                    json.dumps(review.review_log),
+                    iso(review.at),
+                ),
+            )
+            db.execute(
+                "INSERT INTO schedule (card_id, fsrs_card, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT(card_id) DO UPDATE SET fsrs_card = excluded.fsrs_card,"
+                " updated_at = excluded.updated_at",
+                (review.card_id, json.dumps(fsrs_card), iso(review.at)),
+            )
+
+    def save_fingerprints(self, card_id: str, fingerprints: dict[str, tuple[str, str]]) -> None:
+        """Remember each blank's answer (fingerprint, text) as it was when last reviewed."""
+        with self._write() as db:
+            db.executemany(
+                "INSERT INTO answer_fingerprints (card_id, blank, fingerprint, answer)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT(card_id, blank) DO UPDATE SET"
+                " fingerprint = excluded.fingerprint, answer = excluded.answer",
+                [(card_id, blank, fp, text) for blank, (fp, text) in fingerprints.items()],
+            )
+
+    def reset(self, card_id: str | None = None) -> int:
+        """Forget progress (of one card, or all of it). Returns the attempts removed."""
+        where, args = ("WHERE card_id = ?", (card_id,)) if card_id else ("", ())
+        with self._write() as db:
+            removed = db.execute(f"DELETE FROM attempts {where}", args).rowcount
+            for table in ("reviews", "schedule", "answer_fingerprints"):
+                db.execute(f"DELETE FROM {table} {where}", args)
+            if card_id is None:
+                db.execute("DELETE FROM sessions")
+        return int(removed)
+
     # -- reading ------------------------------------------------------------------
+
+    def fsrs_cards(self) -> dict[str, dict[str, Any]]:
+        """Every scheduled card's FSRS state (``fsrs.Card.to_dict()``), by card id."""
+        rows = self._read("SELECT card_id, fsrs_card FROM schedule")
+        return {str(card_id): json.loads(str(data)) for card_id, data in rows}
+
+    def reviews(self, card_id: str | None = None) -> list[Review]:
+        query = "SELECT card_id, rating, review_log, at, session_id FROM reviews"
+        args: tuple[str, ...] = ()
+        if card_id is not None:
+            query += " WHERE card_id = ?"
+            args = (card_id,)
+        return [
+            Review(
+                str(row[0]),
+                int(row[1]),
+                json.loads(str(row[2])),  # type: ignore[call-overload]
+                datetime.fromisoformat(str(row[3])),
+                row[4],
+            )  # type: ignore[arg-type]
+            for row in self._read(query + " ORDER BY id", args)
+        ]
+
+    def fingerprints(self, card_id: str) -> dict[str, tuple[str, str]]:
+        rows = self._read(
+            "SELECT blank, fingerprint, answer FROM answer_fingerprints WHERE card_id = ?",
+            (card_id,),
+        )
+        return {str(blank): (str(fp), str(text)) for blank, fp, text in rows}
 
     def attempts(self, card_id: str | None = None) -> list[Attempt]:
         query = "SELECT card_id, blank, given, correct, try, hints, ms, at FROM attempts"

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from quizzer.answers import CardJudge
 from quizzer.answers.checks import answer_problems
 from quizzer.cards import CardProblem, publishing_problems
 from quizzer.deck import Problem, card_files, load_deck
@@ -41,13 +42,19 @@ class ValidationReport:
 
 
 def validate_paths(
-    paths: Sequence[Path], known_sources: Sequence[Path], *, strict: bool = False
+    paths: Sequence[Path],
+    known_sources: Sequence[Path],
+    *,
+    strict: bool = False,
+    reviewed_answers: Callable[[str], dict[str, tuple[str, str]]] | None = None,
 ) -> ValidationReport:
     """Validate the cards under ``paths`` (every known card when empty).
 
     Cards are checked against every known card too, so a duplicate id or a
     ``related`` id that points nowhere is found even when one file is named.
     With ``strict``, what a publishable card needs is an error, not a warning.
+    ``reviewed_answers`` gives, per card id, each blank's (fingerprint, answer)
+    when the learner last reviewed it, so edits in substance are pointed out.
     """
     for path in paths:
         if not path.exists():
@@ -61,7 +68,10 @@ def validate_paths(
     for loaded in deck.cards:
         if loaded.path.resolve() not in target_files:
             continue
-        found = [*answer_problems(loaded.card), *publishing_problems(loaded.card)]
+        judge = CardJudge(loaded.card)
+        found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
+        if reviewed_answers is not None:
+            found.extend(_changed_answers(judge, reviewed_answers(loaded.id)))
         for index, other in enumerate(loaded.card.related):
             if other not in known_ids:
                 found.append(
@@ -72,3 +82,18 @@ def validate_paths(
         problems = [replace(p, severity="error") for p in problems]
     problems.sort(key=lambda p: (p.path, p.line, p.column))
     return ValidationReport(cards=len(target_files), problems=problems)
+
+
+def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> list[CardProblem]:
+    problems = []
+    for blank, (fingerprint, before) in reviewed.items():
+        if blank in judge.card.blanks and judge.fingerprint(blank) != fingerprint:
+            problems.append(
+                CardProblem(
+                    ("blanks", blank, "answer"),
+                    f"the answer changed since it was last reviewed (was {before});"
+                    " progress is kept",
+                    warning=True,
+                )
+            )
+    return problems

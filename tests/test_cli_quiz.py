@@ -16,9 +16,13 @@ import pytest
 
 from .conftest import ATTENTION, MINIMAL_CARD
 
+CONTRACT_STATS = ("attempts", "correct", "cards_seen", "accuracy", "sessions")
+
 
 def stats(invoke, *args):
-    return json.loads(invoke("stats", "--json", *args).stdout)
+    """The contract's stats fields (DESIGN.md item 9; more fields may follow)."""
+    data = json.loads(invoke("stats", "--json", *args).stdout)
+    return {key: data[key] for key in CONTRACT_STATS}
 
 
 def test_piped_session_answers_both_blanks(invoke):
@@ -204,6 +208,10 @@ def test_real_terminal_flow(tmp_path):
         for _ in range(4):
             child.expect_exact("Enter shows the approach")
             child.sendline("")
+        child.expect_exact("rated Hard · next review in")  # a retry and a hint: Hard
+        child.expect_exact("Enter keeps › ")
+        child.sendline("3")
+        child.expect_exact("scheduled Good")
         child.expect_exact("Session summary")
         child.expect_exact("accuracy 67% (2 of 3 answers right)")
         child.expect(pexpect.EOF)

@@ -19,6 +19,7 @@ check; the decision never waits on a simplifier.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -223,6 +224,19 @@ class CardJudge:
                 return None
         except numeric.Undefined:
             return None
+
+    def fingerprint(self, name: str) -> str:
+        """A short hash of what blank ``name`` means, not how it is spelled.
+
+        ``sqrt(d_k)`` and ``d_k^(1/2)`` share a fingerprint; ``d_k`` does not.
+        """
+        compiled = self.compiled(name)
+        basis = f"words:{normalise_words(compiled.blank.answer)}"
+        if compiled.expected is not None:
+            expr = self._sympy(compiled.expected.tree)
+            if expr is not None:
+                basis = symbolic.canonical(expr)
+        return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
     # -- the judgement -------------------------------------------------------
 

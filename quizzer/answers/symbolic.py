@@ -116,3 +116,8 @@ def same_after_normalising(a: Any, b: Any) -> bool:
     except TypeError:
         return False
     return difference == 0
+
+
+def canonical(expr: Any) -> str:
+    """An exact, unambiguous text of an expression (for fingerprints)."""
+    return sympy.srepr(expr)

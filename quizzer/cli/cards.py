@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from quizzer.cli.common import DeckOption, JsonOption, screen_for, sources_for
+from quizzer.cli.common import (
+    DbOption,
+    DeckOption,
+    JsonOption,
+    db_path_for,
+    screen_for,
+    sources_for,
+)
 from quizzer.errors import ExitCode
 
 app = typer.Typer()
@@ -93,6 +102,7 @@ def validate(
         bool, typer.Option("--strict", help="Require every teaching section (publishable cards).")
     ] = False,
     deck: DeckOption = None,
+    db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Check cards and print each problem as PATH:LINE:COLUMN: message.
@@ -103,7 +113,10 @@ def validate(
     from quizzer.validate import validate_paths
 
     screen = screen_for(ctx)
-    report = validate_paths(paths or [], sources_for(ctx, deck), strict=strict)
+    with reviewed_answers(db_path_for(ctx, db)) as reviewed:
+        report = validate_paths(
+            paths or [], sources_for(ctx, deck), strict=strict, reviewed_answers=reviewed
+        )
     if json:
         screen.json(report.to_dict())
     else:
@@ -111,6 +124,25 @@ def validate(
         screen.validation_summary(report.cards, report.errors, report.warnings)
     if not report.ok:
         raise typer.Exit(int(ExitCode.NOT_OK))
+
+
+@contextmanager
+def reviewed_answers(path: Path) -> Iterator[Callable[[str], dict[str, tuple[str, str]]] | None]:
+    """The learner's record of answers as last reviewed, if there is a usable database."""
+    from quizzer.store import Store, StoreError
+
+    if not path.exists():
+        yield None
+        return
+    try:
+        store = Store.open(path, create=False)
+    except StoreError:
+        yield None  # validate is about cards; a broken progress file is for other commands
+        return
+    try:
+        yield store.fingerprints
+    finally:
+        store.close()
 
 
 @app.command()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -66,3 +68,22 @@ def db_path_for(ctx: Any, db: Path | None) -> Path:
     from quizzer.store import default_path
 
     return db or settings_of(ctx).db or default_path()
+
+
+NOW_ENV = "QUIZZER_NOW"
+
+
+def clock() -> datetime:
+    """The current time in UTC; QUIZZER_NOW (ISO 8601) moves it, for tests and demos."""
+    override = os.environ.get(NOW_ENV)
+    if not override:
+        return datetime.now(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(override.replace("Z", "+00:00"))
+    except ValueError:
+        from quizzer.errors import QuizzerError
+
+        raise QuizzerError(f"{NOW_ENV} is not an ISO 8601 time: {override!r}") from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)

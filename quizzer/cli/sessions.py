@@ -1,10 +1,9 @@
-"""Commands that run sessions and read progress: quiz, stats."""
+"""Commands that run sessions: quiz and review."""
 
 from __future__ import annotations
 
 import sys
 import threading
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -13,7 +12,7 @@ import typer
 from quizzer.cli.common import (
     DbOption,
     DeckOption,
-    JsonOption,
+    clock,
     db_path_for,
     screen_for,
     sources_for,
@@ -24,25 +23,32 @@ if TYPE_CHECKING:
     from quizzer.answers import CardJudge, Verdict
     from quizzer.cards import Card
     from quizzer.deck import LoadedCard
+    from quizzer.render import Screen
+    from quizzer.store import Store
 
 app = typer.Typer()
 
 CardsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="CARD",
-        help="Card ids or card files (default: every card).",
-        show_default=False,
+        metavar="CARD", help="Card ids or card files (default: every card).", show_default=False
     ),
 ]
 TagsOption = Annotated[
     list[str] | None,
     typer.Option("--tag", "-t", metavar="TAG", help="Only cards with this tag (repeatable)."),
 ]
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+TriesOption = Annotated[int, typer.Option("--tries", min=1, max=10, help="Tries per blank.")]
+BriefOption = Annotated[
+    bool, typer.Option("--brief", help="After each card show only red flags and bullets.")
+]
+RatePromptOption = Annotated[
+    bool,
+    typer.Option(
+        "--rate-prompt/--no-rate-prompt",
+        help="In a terminal, show each card's rating and let one key change it.",
+    ),
+]
 
 
 class Judges:
@@ -71,14 +77,23 @@ class Judges:
         except Exception:  # the main thread builds its own judge and reports any error
             pass
 
-    def __call__(self, card: Card, blank: str, text: str) -> Verdict:
+    def judge_for(self, card: Card) -> CardJudge:
         if self._thread.ident is not None:
             self._thread.join()
-        from quizzer.answers import CardJudge, judge_bounded
+        from quizzer.answers import CardJudge
 
         if card.id not in self._judges:
             self._judges[card.id] = CardJudge(card)
-        return judge_bounded(self._judges[card.id], blank, text)
+        return self._judges[card.id]
+
+    def __call__(self, card: Card, blank: str, text: str) -> Verdict:
+        from quizzer.answers import judge_bounded
+
+        return judge_bounded(self.judge_for(card), blank, text)
+
+    def fingerprints(self, card: Card) -> dict[str, tuple[str, str]]:
+        judge = self.judge_for(card)
+        return {name: (judge.fingerprint(name), b.answer) for name, b in card.blanks.items()}
 
 
 def choose_cards(
@@ -90,29 +105,18 @@ def choose_cards(
     shuffle: bool,
     seed: int | None,
 ) -> list[LoadedCard]:
-    from quizzer.deck import load_card_file, load_deck, looks_like_path
-    from quizzer.errors import CardNotFound, InvalidCard
+    from quizzer.deck import load_deck, resolve_card
     from quizzer.session import select_cards
 
     loaded = load_deck(sources_for(ctx, deck), cached=True)
     if names:
-        picked = []
-        for name in names:
-            if looks_like_path(name) or Path(name).is_file():
-                card, problems = load_card_file(Path(name))
-                if not Path(name).exists():
-                    raise CardNotFound(f"no card file at {name}")
-                if card is None:
-                    raise InvalidCard(problems)
-                picked.append(card)
-            else:
-                picked.append(loaded.find(name))
-        chosen = [c for c in picked if not tags or set(tags) & set(c.card.tags)]
-        if shuffle:
-            import random
-
-            random.Random(seed).shuffle(chosen)
-        chosen = chosen[:limit] if limit is not None else chosen
+        picked = [
+            resolve_card(name, [], cached=True) if _is_path(name) else loaded.find(name)
+            for name in names
+        ]
+        chosen = select_cards(
+            picked, tags=tags, limit=limit, shuffle=shuffle, seed=seed, keep_order=True
+        )
     else:
         chosen = select_cards(loaded.cards, tags=tags, limit=limit, shuffle=shuffle, seed=seed)
     if not chosen:
@@ -121,7 +125,13 @@ def choose_cards(
     return chosen
 
 
-def read_line(screen: Any, prompt: str, interactive: bool) -> str | None:
+def _is_path(name: str) -> bool:
+    from quizzer.deck import looks_like_path
+
+    return looks_like_path(name) or Path(name).is_file()
+
+
+def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
     """The next line typed, or None at the end of input (Ctrl-D, end of a pipe)."""
     if interactive:
         try:
@@ -132,54 +142,52 @@ def read_line(screen: Any, prompt: str, interactive: bool) -> str | None:
     return None if line == "" else line.rstrip("\n")
 
 
-@app.command()
-def quiz(
-    ctx: typer.Context,
-    cards: CardsArgument = None,
-    tag: TagsOption = None,
-    limit: Annotated[
-        int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for --shuffle.")] = None,
-    shuffle: Annotated[bool, typer.Option("--shuffle", help="Random order.")] = False,
-    tries: Annotated[int, typer.Option("--tries", min=1, max=10, help="Tries per blank.")] = 3,
-    brief: Annotated[
-        bool, typer.Option("--brief", help="After each card show only red flags and bullets.")
-    ] = False,
-    no_record: Annotated[
-        bool, typer.Option("--no-record", help="Do not save progress (try a card as an author).")
-    ] = False,
-    db: DbOption = None,
-    deck: DeckOption = None,
+def run_session(
+    ctx: Any,
+    cards: list[Card],
+    *,
+    mode: str,
+    tries: int,
+    brief: bool,
+    store: Store | None,
+    rate_prompt: bool,
 ) -> None:
-    """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
-
-    Piped input answers one blank per line and never waits for a key.
-    Examples: [bold]quizzer quiz attention[/bold]
-    or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
-    """
-    from quizzer.session import KEYS_HELP, QuizSession
+    """Drive a session in the terminal (or from a pipe) until it ends."""
+    from quizzer.progress import SessionProgress
+    from quizzer.schedule import make_scheduler, rating_for
+    from quizzer.session import KEYS_HELP, CardFinished, QuizSession
 
     screen = screen_for(ctx)
-    chosen = choose_cards(ctx, list(cards or []), list(tag or []), deck, limit, shuffle, seed)
-    store = None
-    session_id = None
-    if not no_record:
-        from quizzer.store import Store
-
-        store = Store.open(db_path_for(ctx, db))
-        session_id = store.start_session("quiz", utc_now())
-    judges = Judges(chosen[0].card)
-    record = (lambda attempt: store.record_attempt(session_id, attempt)) if store else None
-    session = QuizSession([c.card for c in chosen], judges, utc_now, tries=tries, record=record)
+    progress = SessionProgress(store, make_scheduler(), mode, clock()) if store else None
+    judges = Judges(cards[0])
+    record = progress.record_attempt if progress else None
+    session = QuizSession(cards, judges, clock, tries=tries, record=record)
     interactive = sys.stdin.isatty()
 
     def wait(prompt: str) -> bool:
         return read_line(screen, prompt, interactive) is not None
 
+    def schedule_card(event: CardFinished) -> None:
+        assert progress is not None
+        changes = progress.answer_changes(event.card, judges.fingerprints(event.card))
+        if changes:
+            screen.answer_changes(event.card.id, changes)
+        rating = rating_for(event.result)
+        if rating is None:
+            return
+        now = clock()
+        if interactive and rate_prompt:
+            due = progress.preview(event.card.id, rating, now)
+            answer = read_line(screen, screen.rating_prompt(rating, due, now), interactive)
+            rating = screen.parse_rating(answer or "") or rating
+        due = progress.save_review(event.result, rating, now)
+        screen.scheduled(rating, due, now)
+
     def show(events: list[Any]) -> None:
         for event in events:
             screen.session_event(event, interactive=interactive, brief=brief, wait=wait)
+            if isinstance(event, CardFinished) and progress is not None:
+                schedule_card(event)
 
     try:
         screen.keys_help(KEYS_HELP)
@@ -192,37 +200,110 @@ def quiz(
         show(session.stop("interrupted"))
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     finally:
-        if store is not None:
-            try:
-                store.end_session(session_id or 0, utc_now())
-            finally:
-                store.close()
+        if progress is not None:
+            progress.end(clock())
+
+
+def open_store(ctx: Any, db: Path | None) -> Store:
+    from quizzer.store import Store
+
+    return Store.open(db_path_for(ctx, db))
 
 
 @app.command()
-def stats(ctx: typer.Context, db: DbOption = None, json: JsonOption = False) -> None:
-    """Your progress: answers judged, accuracy, cards seen.
+def quiz(
+    ctx: typer.Context,
+    cards: CardsArgument = None,
+    tag: TagsOption = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for --shuffle.")] = None,
+    shuffle: Annotated[bool, typer.Option("--shuffle", help="Random order.")] = False,
+    tries: TriesOption = 3,
+    brief: BriefOption = False,
+    no_record: Annotated[
+        bool, typer.Option("--no-record", help="Do not save progress (try a card as an author).")
+    ] = False,
+    rate_prompt: RatePromptOption = True,
+    db: DbOption = None,
+    deck: DeckOption = None,
+) -> None:
+    """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
 
-    Example: [bold]quizzer stats --json[/bold]
+    Piped input answers one blank per line and never waits for a key.
+    Examples: [bold]quizzer quiz attention[/bold]
+    or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
     """
-    from quizzer.store import Store, Totals
+    chosen = choose_cards(ctx, list(cards or []), list(tag or []), deck, limit, shuffle, seed)
+    store = None if no_record else open_store(ctx, db)
+    try:
+        run_session(
+            ctx,
+            [c.card for c in chosen],
+            mode="quiz",
+            tries=tries,
+            brief=brief,
+            store=store,
+            rate_prompt=rate_prompt,
+        )
+    finally:
+        if store is not None:
+            store.close()
+
+
+@app.command()
+def review(
+    ctx: typer.Context,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
+    ] = None,
+    new: Annotated[
+        int, typer.Option("--new", min=0, help="New cards a day, after the due ones.")
+    ] = 10,
+    tag: TagsOption = None,
+    tries: TriesOption = 3,
+    brief: BriefOption = False,
+    rate_prompt: RatePromptOption = True,
+    db: DbOption = None,
+    deck: DeckOption = None,
+) -> None:
+    """Review what you are about to forget: due cards first, then a few new ones.
+
+    Example: [bold]quizzer review --limit 20[/bold]
+    """
+    from quizzer.deck import load_deck
+    from quizzer.progress import new_cards_seen_on
+    from quizzer.schedule import plan_review
+    from quizzer.session import select_cards
 
     screen = screen_for(ctx)
-    path = db_path_for(ctx, db)
-    if path.exists():
-        with Store.open(path, create=False) as store:
-            totals = store.totals()
-    else:
-        totals = Totals(attempts=0, correct=0, cards_seen=0, sessions=0)
-    if json:
-        screen.json(
-            {
-                "attempts": totals.attempts,
-                "correct": totals.correct,
-                "cards_seen": totals.cards_seen,
-                "accuracy": totals.accuracy,
-                "sessions": totals.sessions,
-            }
+    loaded = load_deck(sources_for(ctx, deck), cached=True)
+    candidates = select_cards(loaded.cards, tags=list(tag or []))
+    by_id = {c.id: c.card for c in candidates}
+    store = open_store(ctx, db)
+    try:
+        now = clock()
+        plan = plan_review(
+            list(by_id),
+            store.fsrs_cards(),
+            now,
+            limit=limit,
+            new_limit=new,
+            new_seen_today=new_cards_seen_on(store, now.date()),
         )
-    else:
-        screen.stats(totals, str(path))
+        if not plan.cards:
+            screen.nothing_due(plan.next_due, now)
+            return
+        screen.review_plan(len(plan.due), len(plan.new))
+        run_session(
+            ctx,
+            [by_id[c] for c in plan.cards],
+            mode="review",
+            tries=tries,
+            brief=brief,
+            store=store,
+            rate_prompt=rate_prompt,
+        )
+    finally:
+        store.close()

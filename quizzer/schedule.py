@@ -1,0 +1,151 @@
+"""Spaced repetition with FSRS (the ``fsrs`` package): ratings, due order, forecasts.
+
+quizzer does not schedule by itself. It turns how a card went into an FSRS
+rating, hands the card's FSRS state to :class:`fsrs.Scheduler`, and keeps
+the new state and the review log (the optimizer needs them). FSRS objects
+carry no content: a quizzer card id maps to an FSRS card id, nothing more.
+Time always comes in as an argument (a UTC datetime).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from fsrs import Card as FsrsCard
+from fsrs import Rating, ReviewLog, Scheduler
+
+from quizzer.session import CardResult
+
+#: A card whose blanks were all right first time within this many ms per blank is Easy.
+EASY_MS_PER_BLANK = 10_000
+DEFAULT_NEW_PER_DAY = 10
+FORECAST_DAYS = 14
+
+RATING_NAMES = {
+    Rating.Again: "Again",
+    Rating.Hard: "Hard",
+    Rating.Good: "Good",
+    Rating.Easy: "Easy",
+}
+
+
+def make_scheduler(*, fuzz: bool = True) -> Scheduler:
+    """FSRS with its default (FSRS-6) parameters. Fuzzing spreads due dates a little."""
+    return Scheduler(enable_fuzzing=fuzz)
+
+
+def rating_for(result: CardResult) -> Rating | None:
+    """The rating a card earned, so the learner never has to rate it.
+
+    Any blank revealed or failed: Again. Right only after a retry or a hint:
+    Hard. All right first time: Good, or Easy when also fast. A card skipped
+    before any blank was tried earns nothing (None).
+    """
+    touched = any(b.tries or b.hints or b.revealed for b in result.blanks)
+    if result.skipped and not touched:
+        return None
+    if any(b.revealed or not b.correct for b in result.blanks):
+        return Rating.Again
+    if any(b.tries > 1 or b.hints for b in result.blanks):
+        return Rating.Hard
+    if result.ms <= EASY_MS_PER_BLANK * len(result.blanks):
+        return Rating.Easy
+    return Rating.Good
+
+
+def fsrs_id(card_id: str) -> int:
+    """A stable FSRS card id for a quizzer card id (FSRS wants an integer)."""
+    return zlib.crc32(card_id.encode("utf-8"))
+
+
+def fsrs_card(card_id: str, state: Mapping[str, Any] | None, now: datetime) -> FsrsCard:
+    """The stored FSRS card, or a new one due now."""
+    if state is None:
+        return FsrsCard(card_id=fsrs_id(card_id), due=now)
+    return FsrsCard.from_dict(dict(state))  # type: ignore[arg-type]
+
+
+def review(
+    scheduler: Scheduler,
+    card_id: str,
+    state: Mapping[str, Any] | None,
+    rating: Rating,
+    now: datetime,
+    duration_ms: int | None = None,
+) -> tuple[FsrsCard, ReviewLog]:
+    """Review a card: its new FSRS state and the review log."""
+    return scheduler.review_card(
+        fsrs_card(card_id, state, now), rating, review_datetime=now, review_duration=duration_ms
+    )
+
+
+def due_at(state: Mapping[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(state["due"]))
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """What a review session asks: due cards (most overdue first), then new ones."""
+
+    due: list[str]
+    new: list[str]
+    next_due: tuple[str, datetime] | None  # the soonest card not due yet
+
+    @property
+    def cards(self) -> list[str]:
+        return [*self.due, *self.new]
+
+
+def plan_review(
+    card_ids: Sequence[str],
+    states: Mapping[str, Mapping[str, Any]],
+    now: datetime,
+    *,
+    limit: int | None = None,
+    new_limit: int = DEFAULT_NEW_PER_DAY,
+    new_seen_today: int = 0,
+) -> ReviewPlan:
+    """Choose the cards of a review session among ``card_ids`` (in deck order).
+
+    ``new_limit`` is per day: cards first reviewed earlier today count against it.
+    """
+    scheduled = [c for c in card_ids if c in states]
+    due = sorted(
+        (c for c in scheduled if due_at(states[c]) <= now), key=lambda c: due_at(states[c])
+    )
+    later = sorted(
+        (c for c in scheduled if due_at(states[c]) > now), key=lambda c: due_at(states[c])
+    )
+    room = max(0, new_limit - new_seen_today)
+    new = [c for c in card_ids if c not in states][:room]
+    if limit is not None:
+        due = due[:limit]
+        new = new[: max(0, limit - len(due))]
+    next_due = (later[0], due_at(states[later[0]])) if later else None
+    return ReviewPlan(due, new, next_due)
+
+
+def forecast(
+    states: Iterable[Mapping[str, Any]], now: datetime, days: int = FORECAST_DAYS
+) -> list[int]:
+    """How many cards fall due on each of the next ``days`` calendar days (UTC).
+
+    Day 0 is today and includes every card already overdue.
+    """
+    counts = [0] * days
+    for state in states:
+        offset = (due_at(state).date() - now.date()).days
+        if offset < days:
+            counts[max(0, offset)] += 1
+    return counts
+
+
+def retrievability(
+    scheduler: Scheduler, card_id: str, state: Mapping[str, Any], now: datetime
+) -> float:
+    """The probability of recalling the card now, according to FSRS."""
+    return float(scheduler.get_card_retrievability(fsrs_card(card_id, state, now), now))
