@@ -57,15 +57,25 @@ class SessionProgress:
 
     def save_review(self, result: CardResult, rating: Rating, now: datetime) -> datetime:
         """Schedule the card with ``rating``; returns its next due time."""
+        return self.save_rating(result.card_id, rating, now, result.ms)
+
+    def save_rating(
+        self, item_id: str, rating: Rating, now: datetime, duration_ms: int | None = None
+    ) -> datetime:
+        """Schedule any review item (a card, or a follow-up like ``attention#follow-1``)."""
         card, log = schedule.review(
-            self.scheduler, result.card_id, self._states.get(result.card_id), rating, now, result.ms
+            self.scheduler, item_id, self._states.get(item_id), rating, now, duration_ms
         )
         state = dict(card.to_dict())
         self.store.save_review(
-            Review(result.card_id, int(rating), dict(log.to_dict()), now, self.session_id), state
+            Review(item_id, int(rating), dict(log.to_dict()), now, self.session_id), state
         )
-        self._states[result.card_id] = state
+        self._states[item_id] = state
         return card.due
+
+    def states(self) -> dict[str, dict[str, Any]]:
+        """Every review item's FSRS state, as stored."""
+        return dict(self._states)
 
     def answer_changes(
         self, card: Card, fingerprints: Mapping[str, tuple[str, str]]
@@ -193,11 +203,13 @@ def report(
             by_tag[tag][0] += 1
             by_tag[tag][1] += attempt.correct
     days = {a.at.date() for a in attempts}
-    states = store.fsrs_cards()
+    # Follow-up questions (``card#follow-1``) are review items too, but the report is about cards.
+    states = {k: v for k, v in store.fsrs_cards().items() if "#" not in k}
     reviews_by_card: dict[str, list[Review]] = defaultdict(list)
     all_reviews = store.reviews()
     for item in all_reviews:
         reviews_by_card[item.card_id].append(item)
+    all_reviews = [r for r in all_reviews if "#" not in r.card_id]
     weak = [
         WeakCard(
             card_id,

@@ -303,6 +303,140 @@ class Screen:
             )
         )
 
+    # -- drills -------------------------------------------------------------------
+
+    def drill_prompt(self, kind: str, detail: Any, remaining: Any) -> str:
+        clock = _clock_face(remaining)
+        if kind == "blank":
+            return f"{clock} {self.blank_prompt(detail)}"
+        if kind == "follow-up":
+            return f"{clock} your answer (or say it out loud), then Enter › "
+        return f"{clock} did you get it? y/n, or 1 Again 2 Hard 3 Good 4 Easy › "
+
+    def drill_event(self, event: Any) -> None:
+        from quizzer import drill
+        from quizzer import session as flow
+
+        if isinstance(event, drill.DrillCardStarted):
+            from rich.rule import Rule
+
+            card = event.card
+            title = (
+                f"card {event.number} of {event.total} · {_clock_face(event.remaining)} left"
+                f" · aim for {_clock_face(event.target)}"
+            )
+            self.out.print()
+            self.out.print(Rule(title, style="magenta", align="right"))
+            self.out.print(card_header(card))
+            self.out.print(prompt_text(card.prompt_parts()))
+            if card.symbols:
+                self.out.print(Text("symbols: " + ", ".join(card.symbols), style="dim"))
+        elif isinstance(event, flow.CardFinished):
+            self.out.print(
+                Text.assemble(
+                    ("✔ ", "bold green"), prompt_text(event.card.prompt_parts(), event.filled)
+                )
+            )
+        elif isinstance(event, drill.FollowUpAsked):
+            self.out.print(
+                section_panel(
+                    "The interviewer asks", Text(event.follow_up.question, style="bold"), "magenta"
+                )
+            )
+        elif isinstance(event, drill.ApproachShown):
+            if event.answered:
+                self.out.print(Text.assemble(("you said: ", "dim"), event.answered))
+            self.out.print(section_panel("A strong answer", _markdown(event.approach), "green"))
+        elif isinstance(event, drill.RedFlagsShown):
+            self.out.print(
+                section_panel(
+                    "Phrases that signal junior thinking", _bullets(event.card.red_flags), "red"
+                )
+            )
+        elif isinstance(event, drill.DrillFinished):
+            self.drill_report(event.report)
+        elif isinstance(event, drill.FollowUpGraded):
+            pass  # the command shows when it comes back
+        else:
+            self.session_event(event, interactive=True)
+
+    def drill_report(self, report: Any) -> None:
+        table = Table(
+            title="Drill report",
+            title_justify="left",
+            title_style="bold",
+            header_style="bold",
+            show_edge=False,
+            pad_edge=False,
+        )
+        table.add_column("card", style="cyan", overflow="fold")
+        table.add_column("blanks", justify="right")
+        table.add_column("follow-up", justify="center")
+        table.add_column("time", justify="right")
+        for item in report.cards:
+            if item.result is None:
+                continue
+            total = len(item.result.blanks)
+            blanks = Text(
+                f"{item.blanks_right}/{total}",
+                style="green" if item.blanks_right == total else "red",
+            )
+            follow = {
+                True: Text("✓", style="green"),
+                False: Text("✗", style="red"),
+                None: Text("–", style="dim"),
+            }[item.follow_up_right]
+            over = item.ms > report.target_ms
+            time = Text(
+                f"{_duration(item.ms)} / {_duration(report.target_ms)}",
+                style="yellow" if over else "",
+            )
+            table.add_row(item.card.id, blanks, follow, time)
+        self.out.print()
+        self.out.print(table)
+        right, graded = report.follow_ups_right
+        finished = len(report.finished_cards)
+        ended = {"time": " · time is up", "finished": ""}.get(
+            report.ended_by, f" · stopped: {report.ended_by}"
+        )
+        self.out.print(
+            Text(
+                f"cards right {report.cards_right}/{finished} · follow-ups"
+                f" {right}/{graded} · {_duration(report.elapsed_ms)}{ended}",
+                style="bold",
+            )
+        )
+        topics = report.weakest_topics()
+        if topics:
+            self.out.print(
+                Text(
+                    "revise: " + ", ".join(f"{tag} ({n} missed)" for tag, n in topics),
+                    style="yellow",
+                )
+            )
+        if report.missed:
+            self.out.print(section_panel("Cheat sheet", cheat_sheet(report.missed), "cyan"))
+
+    def topics(self, cards: Sequence[LoadedCard], attempts: Sequence[Any]) -> None:
+        from collections import Counter
+
+        counts = Counter(tag for c in cards for tag in c.card.tags)
+        tags_of = {c.id: c.card.tags for c in cards}
+        answered: Counter[str] = Counter()
+        right: Counter[str] = Counter()
+        for attempt in attempts:
+            for tag in tags_of.get(attempt.card_id, ()):
+                answered[tag] += 1
+                right[tag] += attempt.correct
+        table = Table(show_edge=False, pad_edge=False, header_style="bold")
+        table.add_column("topic (tag)", style="green")
+        table.add_column("cards", justify="right")
+        table.add_column("your accuracy", justify="right")
+        for tag, count in sorted(counts.items()):
+            accuracy = f"{right[tag] / answered[tag]:.0%}" if answered[tag] else "–"
+            table.add_row(tag, str(count), accuracy)
+        self.out.print(table)
+
     # -- scheduling -------------------------------------------------------------
 
     def rating_prompt(self, rating: Any, due: datetime, now: datetime) -> str:
@@ -505,6 +639,24 @@ _RATING_KEYS = {
     "g": 3,
     "e": 4,
 }
+
+
+def _clock_face(delta: Any) -> str:
+    seconds = max(0, int(delta.total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def cheat_sheet(missed: Sequence[Any]) -> RenderableType:
+    from quizzer.drill import filled_prompt
+
+    parts: list[RenderableType] = []
+    for item in missed:
+        parts.append(Text(item.card.title, style="bold"))
+        parts.append(Text(filled_prompt(item.card), style="green"))
+        if item.card.bullets:
+            parts.append(_bullets(item.card.bullets))
+        parts.append(Text())
+    return Group(*parts[:-1])
 
 
 def _rating_name(rating: Any) -> str:

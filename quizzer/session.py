@@ -211,6 +211,7 @@ class QuizSession:
         *,
         tries: int = DEFAULT_TRIES,
         record: Recorder | None = None,
+        hints: bool = True,
     ) -> None:
         if not cards:
             raise ValueError("a session needs at least one card")
@@ -221,6 +222,7 @@ class QuizSession:
         self.clock = clock
         self.tries = tries
         self.record = record or (lambda attempt: None)
+        self.hints = hints
         self.results: list[CardResult] = []
         self.attempts = 0
         self.correct = 0
@@ -333,6 +335,8 @@ class QuizSession:
         return [*events, self.asking()]
 
     def _hint(self) -> list[Event]:
+        if not self.hints:
+            return [Notice("No hints here: answer as you would in the interview.")]
         blank = self.blank_result
         spec = self.card.blanks[self.blank]
         if blank.hints == 0 and spec.hint:
