@@ -295,7 +295,29 @@ def publishing_problems(card: Card) -> list[CardProblem]:
                     True,
                 )
             )
+    problems.extend(_placeholders(card))
     return [CardProblem(p.path, p.message, p.at_key, warning=True) for p in problems]
+
+
+def _placeholders(card: Card) -> list[CardProblem]:
+    """Template text (``TODO``) left anywhere in the card."""
+    from quizzer.template import PLACEHOLDER
+
+    found: list[CardProblem] = []
+
+    def walk(value: Any, path: tuple[Hashable, ...]) -> None:
+        if isinstance(value, str):
+            if PLACEHOLDER in value:
+                found.append(CardProblem(path, "placeholder text left from the template"))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, (*path, index))
+
+    walk(card.model_dump(), ())
+    return found
 
 
 def card_json_schema() -> dict[str, object]:

@@ -114,6 +114,13 @@ def bundled_content_dir() -> Path:
     return here.parent / "content"
 
 
+def schema_file() -> Path:
+    """The card JSON Schema shipped with quizzer (for editors)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "card.schema.json"
+    return installed if installed.is_file() else here.parent / "schema" / "card.schema.json"
+
+
 def deck_sources(
     extra: Sequence[str | os.PathLike[str]] = (),
     env: Mapping[str, str] | None = None,

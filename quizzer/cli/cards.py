@@ -17,7 +17,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.errors import ExitCode
+from quizzer.errors import ExitCode, QuizzerError
 
 app = typer.Typer()
 
@@ -124,6 +124,45 @@ def validate(
         screen.validation_summary(report.cards, report.errors, report.warnings)
     if not report.ok:
         raise typer.Exit(int(ExitCode.NOT_OK))
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    card_id: Annotated[str, typer.Argument(metavar="ID", help="The new card's id (kebab-case).")],
+    deck: Annotated[
+        Path, typer.Option("--deck", metavar="DIR", help="Folder to write the card in.")
+    ] = Path("."),
+    blanks: Annotated[int, typer.Option("--blanks", min=1, max=9, help="Number of blanks.")] = 1,
+) -> None:
+    """Write a commented card template with every section, ready to fill in.
+
+    Example: [bold]quizzer new layer-norm --deck content/training[/bold]
+    """
+    import os
+    import re
+
+    from quizzer.cards import ID_PATTERN
+    from quizzer.deck import schema_file
+    from quizzer.template import card_template
+
+    if not re.match(ID_PATTERN, card_id):
+        raise QuizzerError(
+            f"'{card_id}' is not a valid id: use lower-case kebab-case, like layer-norm"
+        )
+    if deck.exists() and not deck.is_dir():
+        raise QuizzerError(f"{deck} is a file, not a folder")
+    path = deck / f"{card_id}.yaml"
+    if path.exists():
+        raise QuizzerError(f"{path} already exists; not overwriting it")
+    try:
+        deck.mkdir(parents=True, exist_ok=True)
+        schema = os.path.relpath(schema_file(), deck.resolve())
+        with path.open("x", encoding="utf-8") as out:  # "x": never clobber a file made meanwhile
+            out.write(card_template(card_id, blanks, Path(schema).as_posix()))
+    except OSError as error:
+        raise QuizzerError(f"cannot write {path}: {error.strerror or error}") from None
+    screen_for(ctx).line(str(path))
 
 
 @contextmanager

@@ -1,0 +1,73 @@
+"""The card template written by ``quizzer new``: every section, commented."""
+
+from __future__ import annotations
+
+PLACEHOLDER = "TODO"
+
+
+def card_template(card_id: str, blanks: int, schema_ref: str) -> str:
+    """A new card that loads as it is and tells its author what each field is for.
+
+    It uses ``TODO`` placeholders, which ``validate --strict`` refuses, so a
+    template cannot be published by accident.
+    """
+    names = ["answer"] if blanks == 1 else [f"part{i}" for i in range(1, blanks + 1)]
+    gaps = " + ".join(f"{{{{{name}}}}}" for name in names)
+    blank_sections = "\n".join(_blank(name) for name in names)
+    return f"""\
+# yaml-language-server: $schema={schema_ref}
+# A quizzer card. Run `quizzer validate --strict {card_id}.yaml` until it is clean,
+# and `quizzer quiz --no-record {card_id}.yaml` to try it. See docs/writing-cards.md.
+
+id: {card_id}                 # unique across all decks, lower-case kebab-case
+title: {PLACEHOLDER} the name of the idea
+tags: []                      # lower-case kebab-case, e.g. [training, optimisers]
+
+# The question. Each {{{{name}}}} is a blank, answered in this order.
+prompt: "y = {gaps}"
+
+# Every name an answer may use. positive: sampled from positive numbers only;
+# matrix: a random matrix (so A B is not B A); aliases: other spellings.
+symbols:
+  x: {{meaning: {PLACEHOLDER} what x stands for}}
+  n: {{positive: true, aliases: [N], meaning: {PLACEHOLDER} a positive count}}
+
+blanks:
+{blank_sections}
+
+# Teaching sections, shown after the card. All are required by `validate --strict`.
+intuition: >-
+  {PLACEHOLDER} the plain-language picture, without symbols.
+explanation: |
+  {PLACEHOLDER} the mechanics and the derivation (Markdown).
+limitations:
+  - {PLACEHOLDER} where the technique stops working.
+used_in:
+  - {PLACEHOLDER} a real model, library or paper that uses it.
+follow_ups:
+  - question: {PLACEHOLDER} what would an interviewer ask next?
+    approach: {PLACEHOLDER} how a strong candidate answers.
+red_flags:
+  - {PLACEHOLDER} a phrase that signals junior thinking.
+bullets:
+  - {PLACEHOLDER} what to remember in 60 seconds.
+sources:
+  - title: {PLACEHOLDER} the primary paper or textbook
+    url: https://example.org/{PLACEHOLDER.lower()}
+related: []                   # ids of cards to practise next
+"""
+
+
+def _blank(name: str) -> str:
+    return f"""\
+  {name}:
+    answer: n * x               # answer syntax: Python, ^, implicit products, Unicode, LaTeX
+    also: []                    # accepted words, e.g. [value matrix]
+    hint: {PLACEHOLDER} a nudge that does not give the answer away
+    wrong:                      # known mistakes, matched by value, each with teaching feedback
+      - {{answer: x, feedback: {PLACEHOLDER} why forgetting n is wrong}}
+      - {{answer: n + x, feedback: {PLACEHOLDER} why adding is wrong}}
+    examples:                   # the card's own tests: run by `quizzer validate`
+      - {{answer: "x n", correct: true}}
+      - {{answer: "N*x", correct: true}}
+      - {{answer: "x", correct: false}}"""
