@@ -100,23 +100,29 @@ class Screen:
     # -- cards ----------------------------------------------------------------
 
     def card_list(self, cards: Sequence[LoadedCard]) -> None:
-        table = Table(show_edge=False, pad_edge=False, expand=False, header_style="bold")
-        table.add_column("deck", style="dim", no_wrap=True)
-        table.add_column("id", style="bold cyan", no_wrap=True)
-        table.add_column("title", ratio=3)
-        table.add_column("tags", style="green", ratio=2)
-        table.add_column("blanks", justify="right")
+        """Cards grouped by deck, each deck headed by its name and its commonest tags."""
+        from collections import Counter
+
+        table = Table(show_header=False, show_edge=False, pad_edge=False, box=None)
+        table.add_column(no_wrap=True)
+        table.add_column()
         previous = None
         for loaded in cards:
-            deck = loaded.deck if loaded.deck != previous else ""
-            previous = loaded.deck
-            table.add_row(
-                deck,
-                loaded.id,
-                loaded.card.title,
-                ", ".join(loaded.card.tags),
-                str(len(loaded.card.blanks)),
-            )
+            if loaded.deck != previous:
+                if previous is not None:
+                    table.add_row()
+                group = [c for c in cards if c.deck == loaded.deck]
+                tags = Counter(tag for c in group for tag in c.card.tags)
+                summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
+                table.add_row(
+                    Text(f"{loaded.deck}/", style="bold magenta"),
+                    Text(f"{len(group)} cards · {summary}", style="dim"),
+                )
+                previous = loaded.deck
+            line = Text(loaded.card.title)
+            if loaded.card.tags:
+                line.append("  " + " ".join(f"#{t}" for t in loaded.card.tags), style="green")
+            table.add_row(Text("  " + loaded.id, style="bold cyan"), line)
         self.out.print(table)
         count = len(cards)
         self.note(f"{count} card{'s' if count != 1 else ''}")
