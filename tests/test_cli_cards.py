@@ -25,9 +25,9 @@ def test_list_json_and_tag_filter(invoke):
     assert card["tags"] == ["transformers", "attention"]
     assert card["path"] == str(ATTENTION)
     assert json.loads(invoke("list", "--tag", "no-such-tag", "--json").stdout) == []
-    assert [c["id"] for c in json.loads(invoke("list", "-t", "attention", "--json").stdout)] == [
-        "attention"
-    ]
+    tagged = json.loads(invoke("list", "-t", "attention", "--json").stdout)
+    assert "attention" in {c["id"] for c in tagged}
+    assert all("attention" in c["tags"] for c in tagged)
 
 
 def test_deck_option_before_and_after_the_command_and_env(invoke, tmp_path, monkeypatch):
@@ -37,7 +37,8 @@ def test_deck_option_before_and_after_the_command_and_env(invoke, tmp_path, monk
     result = invoke(
         "--deck", str(tmp_path / "one"), "list", "--json", "--deck", str(tmp_path / "two")
     )
-    assert {c["id"] for c in json.loads(result.stdout)} == {"attention", "one", "two"}
+    ids = {c["id"] for c in json.loads(result.stdout)}
+    assert {"attention", "one", "two"} <= ids and "three" not in ids
     monkeypatch.setenv("QUIZZER_DECKS", str(tmp_path / "three"))
     assert "three" in {c["id"] for c in json.loads(invoke("list", "--json").stdout)}
 
@@ -74,7 +75,7 @@ def test_show_by_path_and_json(invoke):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["show", "atention"], "unknown card 'atention'; did you mean attention?"),
+        (["show", "atention"], "unknown card 'atention'; did you mean attention"),
         (["show", "nope/missing.yaml"], "no card file at nope/missing.yaml"),
         (["list", "--deck", "/no/such/folder"], "deck not found: /no/such/folder"),
         (["validate", "/no/such/file.yaml"], "no such file or folder"),

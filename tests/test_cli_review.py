@@ -20,12 +20,12 @@ def test_quiz_schedules_the_card(invoke):
 
 def test_review_after_a_quiz_is_not_due_until_the_clock_moves(invoke, monkeypatch):
     quiz(invoke, "d_k", "d_k", "d_k", "V")  # scale failed: Again, due again within minutes
-    result = invoke("review", input="")
+    result = invoke("review", "--new", "0", input="")
     assert result.exit_code == 0
     assert "Nothing due. Next: attention, in " in result.stdout
     assert "quizzer quiz" in result.stdout
     monkeypatch.setenv("QUIZZER_NOW", "2099-01-01T00:00:00Z")
-    result = invoke("review", input="sqrt(d_k)\nV\n")
+    result = invoke("review", "--new", "0", input="sqrt(d_k)\nV\n")
     assert result.exit_code == 0
     assert "Review: 1 due, 0 new" in result.stdout
     assert "scheduled" in result.stdout

@@ -197,12 +197,31 @@ def test_events_carry_what_the_screen_needs():
 # -- from the command line ------------------------------------------------------------
 
 
-def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path):
+@pytest.fixture
+def drill_deck(tmp_path):
+    """A deck holding one copy of the attention card under a tag of its own."""
+    folder = tmp_path / "drill-deck"
+    folder.mkdir()
+    text = ATTENTION.read_text().replace("id: attention", "id: drill-attention")
+    text = text.replace("tags: [transformers, attention]", "tags: [drill-only]")
+    (folder / "drill-attention.yaml").write_text(text)
+    return folder
+
+
+def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path, drill_deck):
     import json
 
     sheet = tmp_path / "revise.md"
+    lines = "d_k\nV\nvariance adds up\nn\n"
     result = invoke(
-        "drill", "--tag", "attention", "--sheet", str(sheet), input="d_k\nV\nvariance adds up\nn\n"
+        "drill",
+        "--deck",
+        str(drill_deck),
+        "--tag",
+        "drill-only",
+        "--sheet",
+        str(sheet),
+        input=lines,
     )
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -210,9 +229,9 @@ def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path)
     assert "Phrases that signal junior thinking" in out and "Drill report" in out
     assert "cards right 0/1 · follow-ups 0/1" in out
     assert sheet.read_text().startswith("# Cheat sheet")
-    history = json.loads(invoke("stats", "attention", "--json").stdout)
+    history = json.loads(invoke("stats", "drill-attention", "--json").stdout)
     assert [a["given"] for a in history["attempts"]] == ["d_k", "V"]
-    data = json.loads(invoke("stats", "attention#follow-1", "--json").stdout)
+    data = json.loads(invoke("stats", "drill-attention#follow-1", "--json").stdout)
     assert [r["rating"] for r in data["reviews"]] == [1]
 
 
@@ -231,7 +250,7 @@ def test_drill_errors(invoke, tmp_path):
 
 
 @pytest.mark.slow
-def test_countdown_screen_in_a_terminal(tmp_path):
+def test_countdown_screen_in_a_terminal(tmp_path, drill_deck):
     env = {
         **os.environ,
         "QUIZZER_DB": str(tmp_path / "p.db"),
@@ -240,7 +259,17 @@ def test_countdown_screen_in_a_terminal(tmp_path):
     }
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "quizzer", "drill", "--minutes", "5", "--tag", "attention"],
+        [
+            "-m",
+            "quizzer",
+            "drill",
+            "--minutes",
+            "5",
+            "--deck",
+            str(drill_deck),
+            "--tag",
+            "drill-only",
+        ],
         env=env,
         encoding="utf-8",
         timeout=20,

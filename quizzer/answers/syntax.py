@@ -144,12 +144,19 @@ _UNICODE_OPS = {
 }  # fmt: skip
 _LATEX_OPS = {
     "cdot": "*", "times": "*", "div": "/", "sqrt": "sqrt", "frac": "frac", "pi": "pi",
-    "top": "T", "intercal": "T", "sigma": "sigma",
+    "top": "T", "intercal": "T",
+}  # fmt: skip
+#: Greek letters typed directly read as their names, so θ is the symbol theta.
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon",
+    "η": "eta", "θ": "theta", "λ": "lambda", "μ": "mu", "ν": "nu", "ρ": "rho", "σ": "sigma",
+    "τ": "tau", "φ": "phi", "ω": "omega", "Σ": "Sigma",
 }  # fmt: skip
 _LATEX_FUNCTIONS = {"log", "ln", "exp", "sin", "cos", "tan", "tanh", "max", "min"}
 _LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", ",", ";", "!", " "}
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))*")
+_NAME_TAIL = re.compile(r"[A-Za-z0-9]*(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))*")
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 _SINGLE_OPS = set("+-*/^(),'![]{}|")
 
@@ -182,6 +189,12 @@ def tokenize(text: str) -> list[Token]:
         elif char in _SINGLE_OPS:
             tokens.append(Token("op", "^" if char == "^" else char, column))
             i += 1
+        elif char in _GREEK:
+            # β1 and β_1 are the names beta1 and beta_1, as a learner means them.
+            suffix = _NAME_TAIL.match(text, i + 1)
+            tail = suffix.group(0).replace("{", "").replace("}", "") if suffix else ""
+            tokens.append(Token("name", _GREEK[char] + tail, column))
+            i = suffix.end() if suffix else i + 1
         elif char in _UNICODE_OPS:
             mapped = _UNICODE_OPS[char]
             kind = "name" if mapped in ("sqrt", "pi") else "op"
@@ -211,7 +224,7 @@ def tokenize(text: str) -> list[Token]:
                 mapped = _LATEX_OPS[command]
                 kind = "op" if mapped in ("*", "/") else "name"
                 tokens.append(Token(kind, mapped, column))
-            elif command in _LATEX_FUNCTIONS:
+            elif command in _LATEX_FUNCTIONS or command in _GREEK.values():
                 tokens.append(Token("name", command, column))
             else:
                 raise AnswerError(f"unknown LaTeX command '\\{command}' at column {column}", column)
