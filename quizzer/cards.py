@@ -129,6 +129,13 @@ class Card(_Strict):
         """Blank names in the order they appear in the prompt."""
         return [m.group(1) for m in GAP.finditer(self.prompt)]
 
+    def filled_prompt(self) -> str:
+        """The prompt with every blank's answer in place."""
+        return GAP.sub(
+            lambda m: self.blanks[m.group(1)].answer if m.group(1) in self.blanks else m.group(0),
+            self.prompt,
+        )
+
     def prompt_parts(self) -> list[str | Gap]:
         """The prompt as text pieces and numbered gaps, for display."""
         numbers = {name: index for index, name in enumerate(self.blanks, start=1)}

@@ -172,16 +172,6 @@ class DrillReport:
         return misses.most_common(top)
 
 
-def filled_prompt(card: Card) -> str:
-    """The prompt with every blank's answer in place."""
-    from quizzer.cards import GAP
-
-    return GAP.sub(
-        lambda m: card.blanks[m.group(1)].answer if m.group(1) in card.blanks else m.group(0),
-        card.prompt,
-    )
-
-
 def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
     """What to revise: formula, bullets and red flags of every missed card."""
     lines = [f"# Cheat sheet — drill of {when.strftime('%Y-%m-%d %H:%M UTC')}", ""]
@@ -189,7 +179,7 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
         lines += ["Nothing missed in this drill.", ""]
     for item in report.missed:
         card = item.card
-        lines += [f"## {card.title}", "", f"`{filled_prompt(card)}`", ""]
+        lines += [f"## {card.title}", "", f"`{card.filled_prompt()}`", ""]
         lines += [f"- {bullet}" for bullet in card.bullets]
         if card.red_flags:
             lines += ["", "Phrases that signal junior thinking:", ""]

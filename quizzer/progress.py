@@ -122,6 +122,32 @@ class TagAccuracy:
 
 
 @dataclass(frozen=True)
+class Topic:
+    """A tag with its number of cards and the learner's answers on them."""
+
+    tag: str
+    cards: int
+    attempts: int
+    correct: int
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.attempts if self.attempts else None
+
+
+def topics(tags_by_card: Mapping[str, Sequence[str]], attempts: Sequence[Attempt]) -> list[Topic]:
+    """Every tag of the deck, with card counts and accuracy, alphabetically."""
+    cards = Counter(tag for tags in tags_by_card.values() for tag in tags)
+    answered: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    for attempt in attempts:
+        for tag in tags_by_card.get(attempt.card_id, ()):
+            answered[tag] += 1
+            right[tag] += attempt.correct
+    return [Topic(tag, cards[tag], answered[tag], right[tag]) for tag in sorted(cards)]
+
+
+@dataclass(frozen=True)
 class WeakCard:
     card_id: str
     lapses: int

@@ -423,24 +423,14 @@ class Screen:
         if report.missed:
             self.out.print(section_panel("Cheat sheet", cheat_sheet(report.missed), "cyan"))
 
-    def topics(self, cards: Sequence[LoadedCard], attempts: Sequence[Any]) -> None:
-        from collections import Counter
-
-        counts = Counter(tag for c in cards for tag in c.card.tags)
-        tags_of = {c.id: c.card.tags for c in cards}
-        answered: Counter[str] = Counter()
-        right: Counter[str] = Counter()
-        for attempt in attempts:
-            for tag in tags_of.get(attempt.card_id, ()):
-                answered[tag] += 1
-                right[tag] += attempt.correct
+    def topics(self, topics: Sequence[progress.Topic]) -> None:
         table = Table(show_edge=False, pad_edge=False, header_style="bold")
         table.add_column("topic (tag)", style="green")
         table.add_column("cards", justify="right")
         table.add_column("your accuracy", justify="right")
-        for tag, count in sorted(counts.items()):
-            accuracy = f"{right[tag] / answered[tag]:.0%}" if answered[tag] else "–"
-            table.add_row(tag, str(count), accuracy)
+        for topic in topics:
+            accuracy = "–" if topic.accuracy is None else f"{topic.accuracy:.0%}"
+            table.add_row(topic.tag, str(topic.cards), accuracy)
         self.out.print(table)
 
     # -- scheduling -------------------------------------------------------------
@@ -653,12 +643,10 @@ def _clock_face(delta: Any) -> str:
 
 
 def cheat_sheet(missed: Sequence[Any]) -> RenderableType:
-    from quizzer.drill import filled_prompt
-
     parts: list[RenderableType] = []
     for item in missed:
         parts.append(Text(item.card.title, style="bold"))
-        parts.append(Text(filled_prompt(item.card), style="green"))
+        parts.append(Text(item.card.filled_prompt(), style="green"))
         if item.card.bullets:
             parts.append(_bullets(item.card.bullets))
         parts.append(Text())

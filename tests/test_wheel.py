@@ -32,6 +32,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_holds_the_package_and_the_deck(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "quizzer/content/ml/attention.yaml" in names
+    assert "quizzer/card.schema.json" in names
+    assert sum(1 for n in names if n.startswith("quizzer/content/") and n.endswith(".yaml")) >= 40
     assert "quizzer/cli/__init__.py" in names
     assert not any(name.startswith(("tests/", "content/")) for name in names)
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from quizzer.cli.common import DeckOption, JsonOption, screen_for, sources_for
+from quizzer.cli.common import CardArgument, DeckOption, JsonOption, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 
 app = typer.Typer()
@@ -15,7 +15,7 @@ app = typer.Typer()
 @app.command()
 def check(
     ctx: typer.Context,
-    card: Annotated[str, typer.Argument(help="Card id or path to a card file.")],
+    card: CardArgument,
     answers: Annotated[
         list[str] | None,
         typer.Option(

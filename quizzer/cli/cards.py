@@ -10,9 +10,11 @@ from typing import Annotated
 import typer
 
 from quizzer.cli.common import (
+    CardArgument,
     DbOption,
     DeckOption,
     JsonOption,
+    TagsOption,
     db_path_for,
     screen_for,
     sources_for,
@@ -21,16 +23,11 @@ from quizzer.errors import ExitCode, QuizzerError
 
 app = typer.Typer()
 
-TagOption = Annotated[
-    list[str] | None,
-    typer.Option("--tag", "-t", metavar="TAG", help="Only cards with this tag (repeatable)."),
-]
-
 
 @app.command("list")
 def list_cards(
     ctx: typer.Context,
-    tag: TagOption = None,
+    tag: TagsOption = None,
     deck: DeckOption = None,
     json: JsonOption = False,
 ) -> None:
@@ -71,7 +68,7 @@ def list_cards(
 @app.command()
 def show(
     ctx: typer.Context,
-    card: Annotated[str, typer.Argument(help="Card id or path to a card file.")],
+    card: CardArgument,
     deck: DeckOption = None,
     json: JsonOption = False,
 ) -> None:

@@ -87,3 +87,43 @@ def clock() -> datetime:
     if moment.tzinfo is None:
         return moment.replace(tzinfo=timezone.utc)
     return moment.astimezone(timezone.utc)
+
+
+def complete_card(incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion for card ids: (id, title) pairs starting with ``incomplete``."""
+    from quizzer.deck import deck_sources, load_deck
+
+    try:
+        deck = load_deck(deck_sources(), cached=True)
+    except Exception:  # completion must never print a traceback into the shell
+        return []
+    return [(c.id, c.card.title) for c in deck.cards if c.id.startswith(incomplete)]
+
+
+def complete_tag(incomplete: str) -> list[str]:
+    """Shell completion for tags."""
+    from quizzer.deck import deck_sources, load_deck
+
+    try:
+        deck = load_deck(deck_sources(), cached=True)
+    except Exception:
+        return []
+    return [tag for tag in deck.tags() if tag.startswith(incomplete)]
+
+
+TagsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tag",
+        "-t",
+        metavar="TAG",
+        help="Only cards with this tag (repeatable).",
+        autocompletion=complete_tag,
+    ),
+]
+CardArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="CARD", help="Card id or path to a card file.", autocompletion=complete_card
+    ),
+]

@@ -8,8 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from quizzer.cli.common import DbOption, DeckOption, clock, db_path_for, screen_for, sources_for
-from quizzer.cli.sessions import Judges, TagsOption, read_line
+from quizzer.cli.common import (
+    DbOption,
+    DeckOption,
+    JsonOption,
+    TagsOption,
+    clock,
+    db_path_for,
+    screen_for,
+    sources_for,
+)
+from quizzer.cli.sessions import Judges, read_line
 from quizzer.errors import ExitCode, QuizzerError
 
 app = typer.Typer()
@@ -35,6 +44,7 @@ def drill(
         typer.Option("--list-topics", help="List the tags with card counts and your accuracy."),
     ] = False,
     no_record: Annotated[bool, typer.Option("--no-record", help="Do not save progress.")] = False,
+    json: JsonOption = False,
     db: DbOption = None,
     deck: DeckOption = None,
 ) -> None:
@@ -60,7 +70,18 @@ def drill(
         if path.exists():
             with Store.open(path, create=False) as store:
                 attempts = store.attempts()
-        screen.topics(loaded.cards, attempts)
+        from quizzer.progress import topics
+
+        rows = topics({c.id: c.card.tags for c in loaded.cards}, attempts)
+        if json:
+            screen.json(
+                [
+                    {"tag": t.tag, "cards": t.cards, "attempts": t.attempts, "accuracy": t.accuracy}
+                    for t in rows
+                ]
+            )
+        else:
+            screen.topics(rows)
         return
     pool = select_cards(loaded.cards, tags=list(tag or []))
     if not pool:

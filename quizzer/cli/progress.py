@@ -12,6 +12,7 @@ from quizzer.cli.common import (
     DeckOption,
     JsonOption,
     clock,
+    complete_card,
     db_path_for,
     screen_for,
     sources_for,
@@ -28,7 +29,12 @@ progress_app = typer.Typer(
 def stats(
     ctx: typer.Context,
     card: Annotated[
-        str | None, typer.Argument(help="Show one card's history instead.", show_default=False)
+        str | None,
+        typer.Argument(
+            help="Show one card's history instead.",
+            show_default=False,
+            autocompletion=complete_card,
+        ),
     ] = None,
     db: DbOption = None,
     deck: DeckOption = None,

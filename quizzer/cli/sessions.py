@@ -12,7 +12,9 @@ import typer
 from quizzer.cli.common import (
     DbOption,
     DeckOption,
+    TagsOption,
     clock,
+    complete_card,
     db_path_for,
     screen_for,
     sources_for,
@@ -31,12 +33,11 @@ app = typer.Typer()
 CardsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="CARD", help="Card ids or card files (default: every card).", show_default=False
+        metavar="CARD",
+        help="Card ids or card files (default: every card).",
+        show_default=False,
+        autocompletion=complete_card,
     ),
-]
-TagsOption = Annotated[
-    list[str] | None,
-    typer.Option("--tag", "-t", metavar="TAG", help="Only cards with this tag (repeatable)."),
 ]
 TriesOption = Annotated[int, typer.Option("--tries", min=1, max=10, help="Tries per blank.")]
 BriefOption = Annotated[

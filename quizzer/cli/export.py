@@ -1,0 +1,99 @@
+"""``quizzer export``: Anki packages, Markdown study sheets, the deck as JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from quizzer.cli.common import DeckOption, TagsOption, complete_card, screen_for
+from quizzer.errors import QuizzerError
+
+app = typer.Typer(
+    name="export", help="Export cards to Anki, Markdown or JSON.", no_args_is_help=True
+)
+
+OutArgument = Annotated[Path, typer.Argument(metavar="OUT", help="File to write.")]
+
+
+def _cards(
+    ctx: Any, names: list[str] | None, tags: list[str] | None, deck: list[Path] | None
+) -> list[Any]:
+    from quizzer.cli.sessions import choose_cards
+
+    return choose_cards(ctx, list(names or []), list(tags or []), deck, None, False, None)
+
+
+def _check_target(path: Path) -> None:
+    if path.is_dir():
+        raise QuizzerError(f"{path} is a folder; give a file name")
+    if not path.parent.exists():
+        raise QuizzerError(f"no such folder: {path.parent}")
+
+
+@app.command("anki")
+def anki(
+    ctx: typer.Context,
+    out: OutArgument,
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[CARD]...", help="Card ids or files.", autocompletion=complete_card
+        ),
+    ] = None,
+    tag: TagsOption = None,
+    deck: DeckOption = None,
+) -> None:
+    """Write an Anki package: one type-in cloze note per card, explanations on the back.
+
+    Re-exporting after an edit updates the same notes (stable GUIDs).
+    Example: [bold]quizzer export anki ml.apkg --tag transformers[/bold]
+    """
+    from quizzer.export import write_anki
+
+    _check_target(out)
+    chosen = _cards(ctx, cards, tag, deck)
+    try:
+        count = write_anki([(c.card, c.deck) for c in chosen], out)
+    except OSError as error:
+        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
+    screen_for(ctx).note(f"wrote {count} notes to {out}")
+
+
+@app.command("markdown")
+def markdown(
+    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+) -> None:
+    """Write a printable Markdown study sheet: formulas, bullets, red flags, follow-ups.
+
+    Example: [bold]quizzer export markdown sheet.md[/bold]
+    """
+    from quizzer.export import markdown_sheet, write_text
+
+    _check_target(out)
+    chosen = _cards(ctx, None, tag, deck)
+    try:
+        write_text(out, markdown_sheet([c.card for c in chosen]))
+    except OSError as error:
+        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
+    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+
+
+@app.command("json")
+def json_(
+    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+) -> None:
+    """Write the cards as a JSON list; each item matches `quizzer schema`.
+
+    Example: [bold]quizzer export json deck.json[/bold]
+    """
+    from quizzer.export import deck_json, write_json
+
+    _check_target(out)
+    chosen = _cards(ctx, None, tag, deck)
+    try:
+        write_json(out, deck_json([c.card for c in chosen]))
+    except OSError as error:
+        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
+    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")

@@ -1,0 +1,155 @@
+"""Exports: the Anki package opened as Anki would, the Markdown sheet, the JSON deck."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import zipfile
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from quizzer.cards import Card
+from quizzer.deck import load_card_file
+from quizzer.export import cloze_text, markdown_sheet
+
+from .conftest import ATTENTION, REPO
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def notes(apkg: Path, tmp_path: Path) -> list[tuple[str, list[str], list[str]]]:
+    with zipfile.ZipFile(apkg) as archive:
+        assert "collection.anki2" in archive.namelist()
+        archive.extract("collection.anki2", tmp_path)
+    with closing(sqlite3.connect(tmp_path / "collection.anki2")) as db:
+        rows = db.execute("SELECT guid, flds, tags FROM notes ORDER BY id").fetchall()
+    return [(guid, fields.split("\x1f"), tags.split()) for guid, fields, tags in rows]
+
+
+def test_anki_export_of_the_whole_deck(invoke, tmp_path):
+    out = tmp_path / "deck.apkg"
+    result = invoke("export", "anki", str(out))
+    assert result.exit_code == 0, result.output
+    found = notes(out, tmp_path)
+    assert len(found) >= 40
+    by_id = {fields[2]: (guid, fields, tags) for guid, fields, tags in found}
+    guid, (text, extra, card_id), tags = by_id["attention"]
+    assert card_id == "attention"
+    import genanki
+
+    assert guid == genanki.guid_for("attention")  # stable: derived from the card id
+    assert text.index("{{c1::sqrt(d_k)::") < text.index("{{c2::V::")
+    assert "\\(\\sqrt{d_{k}}\\)" in extra  # MathJax on the back
+    for heading in (
+        "Explanation",
+        "Red flags",
+        "What an interviewer would ask next",
+        "60-second review",
+    ):
+        assert heading in extra
+    assert "quizzer::ml" in tags and "transformers" in tags
+    assert all(" " not in tag for _, _, card_tags in found for tag in card_tags)
+
+
+def test_reexporting_an_edited_deck_keeps_the_guids(invoke, tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    text = ATTENTION.read_text().replace("id: attention", "id: my-attention")
+    (deck / "my-attention.yaml").write_text(text)
+    first = tmp_path / "one.apkg"
+    assert invoke("export", "anki", str(first), str(deck / "my-attention.yaml")).exit_code == 0
+    (deck / "my-attention.yaml").write_text(
+        text.replace("Scaled dot-product attention", "Scaled attention, edited")
+    )
+    second = tmp_path / "two.apkg"
+    assert invoke("export", "anki", str(second), str(deck / "my-attention.yaml")).exit_code == 0
+    (one,) = notes(first, tmp_path / "a")
+    (two,) = notes(second, tmp_path / "b")
+    assert one[0] == two[0]  # same note: Anki updates it in place
+    assert "Scaled attention, edited" in two[1][0] and "edited" not in one[1][0]
+
+
+def test_fields_are_escaped_and_clozes_survive_braces():
+    card = Card.model_validate(
+        {
+            "id": "tricky",
+            "title": "T",
+            "prompt": "a <b>bold</b> & {{x}} claim",
+            "symbols": {"y": {}},
+            "blanks": {"x": {"answer": "\\frac{1}{\\sqrt{y}}", "hint": "a :: b }} c"}},
+        }
+    )
+    text = cloze_text(card)
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in text
+    inner = text[text.index("{{c1::") + 6 : text.rindex("}}")]
+    assert "}}" not in inner and inner.count("::") == 1
+
+
+def test_markdown_sheet_matches_the_snapshot():
+    card = load_card_file(ATTENTION)[0].card
+    expected = (SNAPSHOTS / "attention.md").read_text(encoding="utf-8")
+    assert markdown_sheet([card]) == expected
+
+
+def test_markdown_and_json_exports(invoke, tmp_path):
+    md = tmp_path / "sheet.md"
+    assert invoke("export", "markdown", str(md), "--tag", "metrics").exit_code == 0
+    sheet = md.read_text()
+    assert sheet.startswith("# quizzer study sheet") and "## Precision" in sheet
+    assert "## Scaled dot-product attention" not in sheet
+    out = tmp_path / "deck.json"
+    assert invoke("export", "json", str(out)).exit_code == 0
+    data = json.loads(out.read_text())
+    assert len(data) >= 40
+    for item in data:
+        Card.model_validate(item)  # each item matches the card schema
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "anki", "/no/such/folder/x.apkg"],
+        ["export", "markdown", "."],
+        ["export", "json", "x.json", "--tag", "no-such-tag"],
+        ["export", "anki", "x.apkg", "nope"],
+    ],
+)
+def test_export_errors(invoke, args):
+    result = invoke(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def completions(*words: str) -> list[str]:
+    import os
+
+    env = {
+        **os.environ,
+        "_QUIZZER_COMPLETE": "complete_bash",
+        "COMP_WORDS": " ".join(["quizzer", *words]),
+        "COMP_CWORD": str(len(words)),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "quizzer"], env=env, capture_output=True, text=True, check=False
+    )
+    return result.stdout.split()
+
+
+def test_completion_of_card_ids_tags_and_commands():
+    assert {"attention", "attention-cost"} <= set(completions("quiz", "att"))
+    assert "rotary-positions" in completions("show", "rot")
+    assert set(completions("list", "--tag", "tra")) == {"training", "transformers"}
+    assert {"quiz", "review"} <= set(completions("qu")) | set(completions("re"))
+
+
+def test_readme_reference_is_current():
+    result = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "readme_reference.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
