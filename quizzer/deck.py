@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from quizzer.yamldoc import YamlDoc
 
+
 CARD_SUFFIXES = (".yaml", ".yml")
 MAX_CARD_BYTES = 1_000_000
 DECKS_ENV = "QUIZZER_DECKS"
@@ -52,19 +53,60 @@ class Problem:
         }
 
 
-@dataclass(frozen=True)
 class LoadedCard:
-    """A valid card with the file it came from and where each of its values was written."""
+    """A valid card with the file it came from and where each of its values was written.
 
-    card: Card
-    path: Path
-    deck: str
-    #: Where each value was written; None for a card taken from the cache.
-    doc: YamlDoc | None = field(default=None, repr=False, compare=False)
+    A card taken from the deck cache is rebuilt only when something needs more
+    than its id, title and tags, so listing 10,000 cached cards stays cheap.
+    """
+
+    def __init__(
+        self,
+        card: Card | None,
+        path: Path,
+        deck: str,
+        doc: YamlDoc | None = None,
+        *,
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        if card is None and data is None:
+            raise ValueError("a loaded card needs a card or its validated data")
+        self._card = card
+        self._data = data
+        self.path = path
+        self.deck = deck
+        #: Where each value was written; None for a card taken from the cache.
+        self.doc = doc
+
+    @property
+    def card(self) -> Card:
+        if self._card is None:
+            assert self._data is not None
+            self._card = trusted_card(self._data)
+        return self._card
 
     @property
     def id(self) -> str:
-        return self.card.id
+        return self._card.id if self._card is not None else str(self._data["id"])  # type: ignore[index]
+
+    @property
+    def title(self) -> str:
+        return self._card.title if self._card is not None else str(self._data["title"])  # type: ignore[index]
+
+    @property
+    def tags(self) -> list[str]:
+        if self._card is not None:
+            return list(self._card.tags)
+        return list(self._data.get("tags", []))  # type: ignore[union-attr]
+
+    @property
+    def blank_names(self) -> list[str]:
+        if self._card is not None:
+            return list(self._card.blanks)
+        return list(self._data["blanks"])  # type: ignore[index]
+
+    def __repr__(self) -> str:
+        return f"LoadedCard({self.id!r}, {str(self.path)!r})"
 
     def problem(self, found: CardProblem) -> Problem:
         """Turn a problem located by data path into one located by line and column."""
@@ -98,7 +140,7 @@ class Deck:
         raise CardNotFound(f"unknown card '{card_id}'{hint}")
 
     def tags(self) -> list[str]:
-        return sorted({tag for loaded in self.cards for tag in loaded.card.tags})
+        return sorted({tag for loaded in self.cards for tag in loaded.tags})
 
 
 def bundled_content_dir() -> Path:
@@ -149,13 +191,16 @@ def card_files(source: Path) -> list[tuple[Path, str]]:
     if source.is_file():
         return [(source, source.parent.name)]
     found: list[tuple[Path, str]] = []
-    for path in sorted(source.rglob("*")):
-        relative = path.relative_to(source)
-        if any(part.startswith(".") for part in relative.parts):
-            continue
-        if path.suffix in CARD_SUFFIXES and path.is_file():
-            parent = relative.parent.as_posix()
-            found.append((path, source.name if parent == "." else parent))
+    root = str(source)
+    # os.walk is several times faster than Path.rglob on decks of thousands of cards.
+    for folder, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        relative = os.path.relpath(folder, root)
+        deck = source.name if relative == "." else Path(relative).as_posix()
+        for name in sorted(files):
+            if name.endswith(CARD_SUFFIXES) and not name.startswith("."):
+                found.append((Path(folder, name), deck))
+    found.sort(key=lambda item: item[0].as_posix())
     return found
 
 
@@ -256,7 +301,7 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
         card = Card.model_validate(doc.data)
     except ValidationError as error:
         return None, _validation_problems(path, doc, error)
-    loaded = LoadedCard(card=card, path=path, deck=deck or path.parent.name, doc=doc)
+    loaded = LoadedCard(card, path, deck or path.parent.name, doc)
     problems = [loaded.problem(found) for found in card_problems(card)]
     if any(p.severity == "error" for p in problems):
         return None, problems
@@ -274,11 +319,14 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
 
     deck = Deck()
     seen_files: set[Path] = set()
+    first_by_id: dict[str, LoadedCard] = {}
     for source in sources:
         cache = DeckCache(source) if cached else None
         files = card_files(source)
+        root, base = source.resolve(), str(source)
         for path, deck_name in files:
-            resolved = path.resolve()
+            # Resolve the source once, not each of its (possibly 10,000) files.
+            resolved = root / os.path.relpath(path, base) if root.is_dir() else root
             if resolved in seen_files:
                 continue
             seen_files.add(resolved)
@@ -287,23 +335,33 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
             deck.problems.extend(problems)
             if loaded is None:
                 continue
-            first = next((c for c in deck.cards if c.id == loaded.id), None)
+            first = first_by_id.get(loaded.id)
             if first is not None:
-                where = first.doc.position_of(("id",))
+                line = first.doc.position_of(("id",)).line if first.doc else 1
                 deck.problems.append(
                     loaded.problem(
                         CardProblem(
                             ("id",),
-                            f"duplicate id '{loaded.id}' (also in {first.path}:{where.line})",
+                            f"duplicate id '{loaded.id}' (also in {first.path}:{line})",
                         )
                     )
                 )
                 continue
+            first_by_id[loaded.id] = loaded
             deck.cards.append(loaded)
         if cache is not None:
             cache.keep_only({str(p) for p, _ in files})
             cache.save()
     return deck
+
+
+def _looks_like_card(data: dict[str, Any]) -> bool:
+    """A cheap shape check of cached data; anything odd is read from the file again."""
+    try:
+        trusted = isinstance(data["id"], str) and isinstance(data["title"], str)
+        return trusted and isinstance(data["blanks"], dict) and isinstance(data["symbols"], dict)
+    except (KeyError, TypeError):
+        return False
 
 
 def _load_with_cache(
@@ -316,11 +374,8 @@ def _load_with_cache(
     except OSError:
         return load_card_file(path, deck_name)
     data = cache.get(path, stat)
-    if data is not None:
-        try:
-            return LoadedCard(trusted_card(data), path, deck_name), []
-        except (KeyError, TypeError, ValueError):
-            pass  # a cache from a damaged file: read the card itself
+    if data is not None and _looks_like_card(data):
+        return LoadedCard(None, path, deck_name, data=data), []
     loaded, problems = load_card_file(path, deck_name)
     if loaded is not None and not problems:
         cache.put(path, stat, loaded.card.model_dump(mode="json"))

@@ -100,30 +100,38 @@ class Screen:
     # -- cards ----------------------------------------------------------------
 
     def card_list(self, cards: Sequence[LoadedCard]) -> None:
-        """Cards grouped by deck, each deck headed by its name and its commonest tags."""
-        from collections import Counter
+        """One line per card, grouped under a heading per deck with its commonest tags.
 
-        table = Table(show_header=False, show_edge=False, pad_edge=False, box=None)
-        table.add_column(no_wrap=True)
-        table.add_column()
-        previous = None
+        Lines are cropped to the terminal width and printed as one text, so
+        listing 10,000 cards takes a fraction of a second.
+        """
+        from collections import Counter, defaultdict
+
+        width = self.out.width
+        by_deck: dict[str, list[LoadedCard]] = defaultdict(list)
         for loaded in cards:
-            if loaded.deck != previous:
-                if previous is not None:
-                    table.add_row()
-                group = [c for c in cards if c.deck == loaded.deck]
-                tags = Counter(tag for c in group for tag in c.card.tags)
-                summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
-                table.add_row(
-                    Text(f"{loaded.deck}/", style="bold magenta"),
-                    Text(f"{len(group)} cards · {summary}", style="dim"),
-                )
-                previous = loaded.deck
-            line = Text(loaded.card.title)
-            if loaded.card.tags:
-                line.append("  " + " ".join(f"#{t}" for t in loaded.card.tags), style="green")
-            table.add_row(Text("  " + loaded.id, style="bold cyan"), line)
-        self.out.print(table)
+            by_deck[loaded.deck].append(loaded)
+        id_width = min(32, max((len(c.id) for c in cards), default=0) + 2)
+        listing = Text()
+        for number, (deck, group) in enumerate(by_deck.items()):
+            tags = Counter(tag for c in group for tag in c.tags)
+            summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
+            heading = Text.assemble(
+                ("\n" if number else "", ""),
+                (f"{deck}/", "bold magenta"),
+                (f"  {len(group)} cards · {summary}", "dim"),
+            )
+            heading.truncate(width, overflow="ellipsis")
+            listing.append_text(heading)
+            listing.append("\n")
+            for loaded in group:
+                line = Text.assemble(("  " + loaded.id.ljust(id_width), "bold cyan"), loaded.title)
+                if loaded.tags:
+                    line.append("  " + " ".join(f"#{t}" for t in loaded.tags), style="green")
+                line.truncate(width, overflow="ellipsis")
+                listing.append_text(line)
+                listing.append("\n")
+        self.out.print(listing, end="", soft_wrap=True)
         count = len(cards)
         self.note(f"{count} card{'s' if count != 1 else ''}")
 

@@ -402,7 +402,7 @@ def select_cards(
 
     In deck order (or the order given, with ``keep_order``), or shuffled with ``seed``.
     """
-    chosen = [c for c in cards if not tags or set(tags) & set(c.card.tags)]
+    chosen = [c for c in cards if not tags or set(tags) & set(c.tags)]
     if not keep_order:
         chosen.sort(key=lambda c: (c.deck, c.path.name))
     if shuffle:

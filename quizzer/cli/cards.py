@@ -39,18 +39,18 @@ def list_cards(
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
-    cards = [c for c in loaded.cards if not tag or set(tag) & set(c.card.tags)]
+    cards = [c for c in loaded.cards if not tag or set(tag) & set(c.tags)]
     cards.sort(key=lambda c: (c.deck, c.id))
     if json:
         screen.json(
             [
                 {
                     "id": c.id,
-                    "title": c.card.title,
-                    "tags": c.card.tags,
+                    "title": c.title,
+                    "tags": c.tags,
                     "path": str(c.path),
                     "deck": c.deck,
-                    "blanks": list(c.card.blanks),
+                    "blanks": c.blank_names,
                 }
                 for c in cards
             ]

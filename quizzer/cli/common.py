@@ -97,7 +97,7 @@ def complete_card(incomplete: str) -> list[tuple[str, str]]:
         deck = load_deck(deck_sources(), cached=True)
     except Exception:  # completion must never print a traceback into the shell
         return []
-    return [(c.id, c.card.title) for c in deck.cards if c.id.startswith(incomplete)]
+    return [(c.id, c.title) for c in deck.cards if c.id.startswith(incomplete)]
 
 
 def complete_tag(incomplete: str) -> list[str]:

@@ -72,7 +72,7 @@ def drill(
                 attempts = store.attempts()
         from quizzer.progress import topics
 
-        rows = topics({c.id: c.card.tags for c in loaded.cards}, attempts)
+        rows = topics({c.id: c.tags for c in loaded.cards}, attempts)
         if json:
             screen.json(
                 [

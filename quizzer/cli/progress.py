@@ -87,7 +87,7 @@ def stats(
             figures = Report(0, 0, 0, 0, 0, 0, 0, 0, [0] * FORECAST_DAYS)
         else:
             loaded = load_deck(sources_for(ctx, deck), cached=True)
-            tags = {c.id: c.card.tags for c in loaded.cards}
+            tags = {c.id: c.tags for c in loaded.cards}
             figures = report(store, tags, make_scheduler(), now)
     finally:
         if store is not None:
