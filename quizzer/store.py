@@ -187,7 +187,7 @@ class Store:
             raise _operational(path, error) from None
         store = cls(path, connection)
         try:
-            store._prepare(exists)
+            store._prepare()
         except sqlite3.Error as error:
             connection.close()
             raise _operational(path, error) from None
@@ -196,13 +196,15 @@ class Store:
             raise
         return store
 
-    def _prepare(self, existed: bool) -> None:
+    def _prepare(self) -> None:
         db = self.connection
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         application_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if application_id != APPLICATION_ID and (tables or existed):
+        # An SQLite file with no tables holds nothing to lose: it may be a quizzer
+        # database that another process has just created and not yet set up.
+        if application_id != APPLICATION_ID and tables:
             raise StoreError(
                 f"{self.path} is not a quizzer progress database; refusing to touch it"
             )
@@ -233,7 +235,8 @@ class Store:
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     def close(self) -> None:
@@ -254,7 +257,9 @@ class Store:
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK")
+                # SQLite has already rolled back after errors such as a full disk.
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
         except sqlite3.Error as error:

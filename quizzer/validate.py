@@ -59,6 +59,8 @@ def validate_paths(
     for path in paths:
         if not path.exists():
             raise DeckNotFound(f"no such file or folder: {path}")
+        if path.is_dir() and not card_files(path):
+            raise DeckNotFound(f"no card files (*.yaml, *.yml) in {path}")
     targets = list(paths) or list(known_sources)
     target_files = {p.resolve() for source in targets for p, _ in card_files(source)}
     deck = load_deck([*known_sources, *targets])
