@@ -25,12 +25,40 @@ PATHOLOGICAL = {
     "factorial(1999)^5": "factorial(1999)^5",
     "400 terms": "+".join(["d_k"] * 399),
     "1e9999 literal": "1e9999 d_k",
+    "10^10^dk! (fuzz find)": "10^10^dk!",
+    "exp of exp of 1e10 (fuzz find)": "e^(sigmoid(exp((10^10)-abs(d_k))))²9^9",
 }
 
 
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def measure(rounds: int = 5) -> tuple[list[float], float]:
+    """Judge latencies (ms) over every example of the deck, and the worst pathological one."""
+    deck = load_deck(deck_sources())
+    cases = [
+        (CardJudge(loaded.card), name, example.answer)
+        for loaded in deck.cards
+        for name, blank in loaded.card.blanks.items()
+        for example in blank.examples
+    ]
+    for judge, name, text in cases:
+        judge_bounded(judge, name, text)
+    samples = []
+    for _ in range(rounds):
+        for judge, name, text in cases:
+            started = time.perf_counter()
+            judge_bounded(judge, name, text)
+            samples.append((time.perf_counter() - started) * 1000)
+    attention = CardJudge(deck.find("attention").card)
+    worst = 0.0
+    for text in PATHOLOGICAL.values():
+        started = time.perf_counter()
+        judge_bounded(attention, "scale", text)
+        worst = max(worst, (time.perf_counter() - started) * 1000)
+    return samples, worst
 
 
 def main() -> None:

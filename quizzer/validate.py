@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -10,8 +13,11 @@ from typing import Any
 from quizzer.answers import CardJudge
 from quizzer.answers.checks import answer_problems
 from quizzer.cards import CardProblem, publishing_problems
-from quizzer.deck import Problem, card_files, load_deck
+from quizzer.deck import LoadedCard, Problem, card_files, load_deck
 from quizzer.errors import DeckNotFound
+
+#: From this many cards on, validate judges them in a process pool.
+PARALLEL_FROM = 200
 
 
 @dataclass
@@ -47,6 +53,7 @@ def validate_paths(
     *,
     strict: bool = False,
     reviewed_answers: Callable[[str], dict[str, tuple[str, str]]] | None = None,
+    workers: int | None = None,
 ) -> ValidationReport:
     """Validate the cards under ``paths`` (every known card when empty).
 
@@ -55,6 +62,7 @@ def validate_paths(
     With ``strict``, what a publishable card needs is an error, not a warning.
     ``reviewed_answers`` gives, per card id, each blank's (fingerprint, answer)
     when the learner last reviewed it, so edits in substance are pointed out.
+    ``workers`` sets the process pool (default: every core from PARALLEL_FROM cards on).
     """
     for path in paths:
         if not path.exists():
@@ -67,23 +75,40 @@ def validate_paths(
     known_ids = set(deck.by_id())
 
     problems = [p for p in deck.problems if Path(p.path).resolve() in target_files]
-    for loaded in deck.cards:
-        if loaded.path.resolve() not in target_files:
-            continue
-        judge = CardJudge(loaded.card)
-        found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
-        if reviewed_answers is not None:
-            found.extend(_changed_answers(judge, reviewed_answers(loaded.id)))
-        for index, other in enumerate(loaded.card.related):
-            if other not in known_ids:
-                found.append(
-                    CardProblem(("related", index), f"unknown related card '{other}'", warning=True)
-                )
-        problems.extend(loaded.problem(p) for p in found)
+    checked = [c for c in deck.cards if c.path.resolve() in target_files]
+    jobs = [
+        (loaded, reviewed_answers(loaded.id) if reviewed_answers else {}, known_ids)
+        for loaded in checked
+    ]
+    if workers is None:
+        workers = os.cpu_count() or 1 if len(jobs) >= PARALLEL_FROM else 1
+    if workers > 1:
+        # Judging examples is CPU-bound (SymPy, numpy): spread it over every core.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            for found in pool.map(_deep_check, jobs, chunksize=max(1, len(jobs) // (workers * 8))):
+                problems.extend(found)
+    else:
+        for job in jobs:
+            problems.extend(_deep_check(job))
     if strict:
         problems = [replace(p, severity="error") for p in problems]
     problems.sort(key=lambda p: (p.path, p.line, p.column))
     return ValidationReport(cards=len(target_files), problems=problems)
+
+
+def _deep_check(job: tuple[LoadedCard, dict[str, tuple[str, str]], set[str]]) -> list[Problem]:
+    """Answer, publishing, related-id and changed-answer checks of one card."""
+    loaded, reviewed, known_ids = job
+    judge = CardJudge(loaded.card)
+    found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
+    found.extend(_changed_answers(judge, reviewed))
+    for index, other in enumerate(loaded.card.related):
+        if other not in known_ids:
+            found.append(
+                CardProblem(("related", index), f"unknown related card '{other}'", warning=True)
+            )
+    return [loaded.problem(p) for p in found]
 
 
 def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> list[CardProblem]:

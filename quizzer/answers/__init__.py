@@ -67,7 +67,7 @@ def judge_bounded(
         return Verdict(
             blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
         )
-    except RecursionError:
+    except (RecursionError, MemoryError):
         return Verdict(
             blank,
             text,

@@ -25,6 +25,10 @@ MATRIX_SIZE = 3
 FLOAT_RTOL = 1e-9
 MP_DIGITS = 50
 MP_RTOL = mpmath.mpf(10) ** -40
+#: Beyond these magnitudes mpmath would need millions of digits (exp(exp(1e10)),
+#: 10^(10^20)): such points are skipped rather than computed.
+MP_ARGUMENT_LIMIT = 1e6
+MP_LOG_MAGNITUDE_LIMIT = 1e7
 
 
 class Undefined(Exception):
@@ -97,6 +101,8 @@ class _Evaluator:
             raise Undefined(str(error)) from None
         except OverflowError:
             raise Overflow() from None
+        except MemoryError:
+            raise Undefined("too large to evaluate") from None
         except np.linalg.LinAlgError:
             raise Undefined("singular matrix") from None
         if not self.precise:
@@ -155,6 +161,9 @@ class _Evaluator:
         if base == 0 and (exponent.real < 0 if not self.precise else mpmath.re(exponent) < 0):
             raise ZeroDivisionError("zero to a negative power")
         if self.precise:
+            size = abs(exponent) * abs(mpmath.log(abs(base))) if base != 0 else 0
+            if size > MP_LOG_MAGNITUDE_LIMIT:
+                raise Undefined("too large to evaluate")
             return mpmath.power(base, exponent)
         return base**exponent
 
@@ -178,6 +187,11 @@ class _Evaluator:
     def unary(self, function: str, value: Value) -> Value:
         if function == "log" and value == 0:
             raise ZeroDivisionError("log of zero")
+        # exp, trigonometric reduction and gamma of huge arguments cost digits in
+        # proportion to the argument's size; log, sqrt and abs do not.
+        cheap = function in ("log", "sqrt", "abs")
+        if self.precise and not cheap and abs(value) > MP_ARGUMENT_LIMIT:
+            raise Undefined("too large to evaluate")
         if function == "factorial":
             result = (
                 mpmath.gamma(value + 1) if self.precise else mpmath.gamma(mpmath.mpc(value) + 1)
