@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -67,12 +67,14 @@ class LoadedCard:
         deck: str,
         doc: YamlDoc | None = None,
         *,
-        data: dict[str, Any] | None = None,
+        summary: dict[str, Any] | None = None,
+        load: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
-        if card is None and data is None:
-            raise ValueError("a loaded card needs a card or its validated data")
+        if card is None and (summary is None or load is None):
+            raise ValueError("a loaded card needs a card, or a cached summary and loader")
         self._card = card
-        self._data = data
+        self._summary = summary or {}
+        self._load = load
         self.path = path
         self.deck = deck
         #: Where each value was written; None for a card taken from the cache.
@@ -81,29 +83,38 @@ class LoadedCard:
     @property
     def card(self) -> Card:
         if self._card is None:
-            assert self._data is not None
-            self._card = trusted_card(self._data)
+            data = self._load() if self._load else None
+            if data is not None:
+                try:
+                    self._card = trusted_card(data)
+                except (KeyError, TypeError, ValueError):
+                    self._card = None
+            if self._card is None:  # the cache lost the card: read the file itself
+                loaded, problems = load_card_file(self.path, self.deck)
+                if loaded is None:
+                    raise InvalidCard(problems)
+                self._card = loaded.card
         return self._card
 
     @property
     def id(self) -> str:
-        return self._card.id if self._card is not None else str(self._data["id"])  # type: ignore[index]
+        return self._card.id if self._card is not None else str(self._summary["id"])
 
     @property
     def title(self) -> str:
-        return self._card.title if self._card is not None else str(self._data["title"])  # type: ignore[index]
+        return self._card.title if self._card is not None else str(self._summary["title"])
 
     @property
     def tags(self) -> list[str]:
         if self._card is not None:
             return list(self._card.tags)
-        return list(self._data.get("tags", []))  # type: ignore[union-attr]
+        return list(self._summary.get("tags", []))
 
     @property
     def blank_names(self) -> list[str]:
         if self._card is not None:
             return list(self._card.blanks)
-        return list(self._data["blanks"])  # type: ignore[index]
+        return list(self._summary["blanks"])
 
     def __repr__(self) -> str:
         return f"LoadedCard({self.id!r}, {str(self.path)!r})"
@@ -355,11 +366,11 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
     return deck
 
 
-def _looks_like_card(data: dict[str, Any]) -> bool:
-    """A cheap shape check of cached data; anything odd is read from the file again."""
+def _looks_like_summary(summary: dict[str, Any]) -> bool:
+    """A cheap shape check of a cached summary; anything odd is read from the file again."""
     try:
-        trusted = isinstance(data["id"], str) and isinstance(data["title"], str)
-        return trusted and isinstance(data["blanks"], dict) and isinstance(data["symbols"], dict)
+        texts = isinstance(summary["id"], str) and isinstance(summary["title"], str)
+        return texts and isinstance(summary["tags"], list) and isinstance(summary["blanks"], list)
     except (KeyError, TypeError):
         return False
 
@@ -373,9 +384,10 @@ def _load_with_cache(
         stat = path.stat()
     except OSError:
         return load_card_file(path, deck_name)
-    data = cache.get(path, stat)
-    if data is not None and _looks_like_card(data):
-        return LoadedCard(None, path, deck_name, data=data), []
+    cached = cache.get(path, stat)
+    if cached is not None and _looks_like_summary(cached[0]):
+        summary, load = cached
+        return LoadedCard(None, path, deck_name, summary=summary, load=load), []
     loaded, problems = load_card_file(path, deck_name)
     if loaded is not None and not problems:
         cache.put(path, stat, loaded.card.model_dump(mode="json"))

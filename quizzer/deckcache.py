@@ -1,26 +1,29 @@
 """A cache of validated cards, so a warm start neither parses YAML nor validates.
 
-One JSON file per deck folder in the user cache folder, keyed by each card
-file's path, size and modification time. Only cards that passed every check
-are cached; a file that changed, or a cache written by another quizzer
-version, is simply read again. Any trouble with the cache (unreadable,
-corrupt, read-only folder) falls back to reading the cards; it never fails a
-command.
+Per deck folder, in the user cache folder: a small index (each card file's
+path, size and modification time, and the card's id, title, tags and blank
+names) and one JSON file of full card data per card, read only when the card
+itself is needed. Only cards that passed every check are cached; a file that
+changed, or a cache written by another quizzer version, is read again. Any
+trouble with the cache (unreadable, corrupt, read-only folder) falls back to
+reading the cards; it never fails a command.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from quizzer import __version__
 
 CACHE_ENV = "QUIZZER_CACHE"
-FORMAT = f"{__version__}/1"
+FORMAT = f"{__version__}/2"
 
 
 def cache_folder() -> Path:
@@ -35,12 +38,35 @@ def _stamp(stat: os.stat_result) -> list[int]:
     return [stat.st_size, stat.st_mtime_ns]
 
 
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def summary_of(card: dict[str, Any]) -> dict[str, Any]:
+    """What listing needs, without rebuilding the card."""
+    return {
+        "id": card["id"],
+        "title": card["title"],
+        "tags": card.get("tags", []),
+        "blanks": list(card["blanks"]),
+    }
+
+
+def _write_atomically(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        json.dump(data, out, ensure_ascii=False)
+    os.replace(temporary, path)  # readers see the old file or the new one, never half
+
+
 class DeckCache:
-    """Cached card data for the files under one deck source."""
+    """Cached cards for the files under one deck source."""
 
     def __init__(self, source: Path) -> None:
-        key = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:20]
+        key = _key(str(source.resolve()))
         self.path = cache_folder() / f"{key}.json"
+        self.cards_folder = cache_folder() / key
         self.entries: dict[str, Any] = {}
         self.changed = False
         try:
@@ -50,32 +76,48 @@ class DeckCache:
         except (OSError, ValueError, AttributeError):
             pass
 
-    def get(self, path: Path, stat: os.stat_result) -> dict[str, Any] | None:
+    def get(
+        self, path: Path, stat: os.stat_result
+    ) -> tuple[dict[str, Any], Callable[[], dict[str, Any] | None]] | None:
+        """The card's summary and a function that reads its full data, if fresh."""
         entry = self.entries.get(str(path))
-        if isinstance(entry, dict) and entry.get("stamp") == _stamp(stat):
-            card = entry.get("card")
+        if not isinstance(entry, dict) or entry.get("stamp") != _stamp(stat):
+            return None
+        summary = entry.get("summary")
+        if not isinstance(summary, dict):
+            return None
+        card_file = self.cards_folder / f"{_key(str(path))}.json"
+
+        def load() -> dict[str, Any] | None:
+            try:
+                card = json.loads(card_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return None
             return card if isinstance(card, dict) else None
-        return None
+
+        return summary, load
 
     def put(self, path: Path, stat: os.stat_result, card: dict[str, Any]) -> None:
-        self.entries[str(path)] = {"stamp": _stamp(stat), "card": card}
+        try:
+            _write_atomically(self.cards_folder / f"{_key(str(path))}.json", card)
+        except OSError:
+            return
+        self.entries[str(path)] = {"stamp": _stamp(stat), "summary": summary_of(card)}
         self.changed = True
 
     def keep_only(self, paths: set[str]) -> None:
         """Forget files that are gone, so the cache does not grow forever."""
         for stale in set(self.entries) - paths:
             del self.entries[stale]
+            with contextlib.suppress(OSError):
+                (self.cards_folder / f"{_key(stale)}.json").unlink()
             self.changed = True
 
     def save(self) -> None:
         if not self.changed:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump({"format": FORMAT, "cards": self.entries}, out, ensure_ascii=False)
-            os.replace(temporary, self.path)  # atomic: readers see the old or the new file
+            _write_atomically(self.path, {"format": FORMAT, "cards": self.entries})
             self.changed = False
         except OSError:
             pass

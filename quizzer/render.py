@@ -102,36 +102,44 @@ class Screen:
     def card_list(self, cards: Sequence[LoadedCard]) -> None:
         """One line per card, grouped under a heading per deck with its commonest tags.
 
-        Lines are cropped to the terminal width and printed as one text, so
-        listing 10,000 cards takes a fraction of a second.
+        Each line is cropped to the terminal width and styled once with
+        precomputed escape codes rather than through a Rich renderable: listing
+        10,000 cards this way takes milliseconds instead of a second.
         """
         from collections import Counter, defaultdict
+
+        from rich.cells import cell_len
+        from rich.style import Style
+
+        system = None if self.out.no_color else self.out._color_system
+
+        def styled(text: str, style: str) -> str:
+            return Style.parse(style).render(text, color_system=system) if system else text
 
         width = self.out.width
         by_deck: dict[str, list[LoadedCard]] = defaultdict(list)
         for loaded in cards:
             by_deck[loaded.deck].append(loaded)
         id_width = min(32, max((len(c.id) for c in cards), default=0) + 2)
-        listing = Text()
+        lines: list[str] = []
         for number, (deck, group) in enumerate(by_deck.items()):
             tags = Counter(tag for c in group for tag in c.tags)
             summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
-            heading = Text.assemble(
-                ("\n" if number else "", ""),
-                (f"{deck}/", "bold magenta"),
-                (f"  {len(group)} cards · {summary}", "dim"),
-            )
-            heading.truncate(width, overflow="ellipsis")
-            listing.append_text(heading)
-            listing.append("\n")
+            heading = f"{deck}/"
+            rest = _crop(f"  {len(group)} cards · {summary}", width - cell_len(heading))
+            if number:
+                lines.append("")
+            lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))
             for loaded in group:
-                line = Text.assemble(("  " + loaded.id.ljust(id_width), "bold cyan"), loaded.title)
-                if loaded.tags:
-                    line.append("  " + " ".join(f"#{t}" for t in loaded.tags), style="green")
-                line.truncate(width, overflow="ellipsis")
-                listing.append_text(line)
-                listing.append("\n")
-        self.out.print(listing, end="", soft_wrap=True)
+                name = ("  " + loaded.id).ljust(id_width + 2)
+                tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
+                room = width - cell_len(name)
+                title = _crop(loaded.title, room)
+                tag_text = _crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
+                lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
+        stream = self.out.file
+        stream.write("\n".join(lines) + ("\n" if lines else ""))
+        stream.flush()
         count = len(cards)
         self.note(f"{count} card{'s' if count != 1 else ''}")
 
@@ -643,6 +651,17 @@ _RATING_KEYS = {
     "g": 3,
     "e": 4,
 }
+
+
+def _crop(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells, with an ellipsis when cut."""
+    from rich.cells import cell_len, set_cell_size
+
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1) + "…"
 
 
 def _clock_face(delta: Any) -> str:

@@ -79,16 +79,38 @@ def test_damaged_entries_fall_back_to_the_file(folder):
     cache = DeckCache(folder)
     data = json.loads(cache.path.read_text())
     for entry in data["cards"].values():
-        del entry["card"]["blanks"]
+        del entry["summary"]["blanks"]
     cache.path.write_text(json.dumps(data))
     assert len(load_deck([folder], cached=True).cards) == 2
+
+
+def test_lost_card_data_is_read_from_the_card_file(folder):
+    load_deck([folder], cached=True)
+    cache = DeckCache(folder)
+    for card_file in cache.cards_folder.iterdir():
+        card_file.write_text("{broken")
+    deck = load_deck([folder], cached=True)
+    assert deck.cards[0].card.blanks["slope"].answer == "m"
+
+
+def test_listing_does_not_read_card_data(folder):
+    load_deck([folder], cached=True)
+    cache = DeckCache(folder)
+    for card_file in cache.cards_folder.iterdir():
+        card_file.unlink()
+    deck = load_deck([folder], cached=True)
+    assert [(c.id, c.title, c.blank_names) for c in deck.cards] == [
+        ("a", "A minimal card", ["slope"]),
+        ("b", "A minimal card", ["slope"]),
+    ]
 
 
 def test_removed_files_leave_the_cache(folder):
     load_deck([folder], cached=True)
     (folder / "b.yaml").unlink()
     load_deck([folder], cached=True)
-    assert len(DeckCache(folder).entries) == 1
+    cache = DeckCache(folder)
+    assert len(cache.entries) == 1 and len(list(cache.cards_folder.iterdir())) == 1
 
 
 def test_an_unwritable_cache_folder_is_harmless(folder, monkeypatch, tmp_path):
