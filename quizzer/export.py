@@ -6,7 +6,6 @@ Nothing here prints; each function writes one file (or returns text).
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -181,7 +180,3 @@ def deck_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
 
 def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
-
-
-def write_json(path: Path, data: Any) -> None:
-    write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -289,14 +289,7 @@ class Screen:
             self.out.print(Padding(_markdown(follow.approach), (0, 0, 1, 4)))
 
     def session_summary(self, summary: flow.SessionSummary) -> None:
-        table = Table(
-            title="Session summary",
-            title_justify="left",
-            title_style="bold",
-            header_style="bold",
-            show_edge=False,
-            pad_edge=False,
-        )
+        table = report_table("Session summary")
         table.add_column("card", style="cyan", overflow="fold")
         table.add_column("right first time", justify="right")
         table.add_column("tries", justify="right")
@@ -383,14 +376,7 @@ class Screen:
             self.session_event(event, interactive=True)
 
     def drill_report(self, report: Any) -> None:
-        table = Table(
-            title="Drill report",
-            title_justify="left",
-            title_style="bold",
-            header_style="bold",
-            show_edge=False,
-            pad_edge=False,
-        )
+        table = report_table("Drill report")
         table.add_column("card", style="cyan", overflow="fold")
         table.add_column("blanks", justify="right")
         table.add_column("follow-up", justify="center")
@@ -651,6 +637,18 @@ _RATING_KEYS = {
     "g": 3,
     "e": 4,
 }
+
+
+def report_table(title: str) -> Table:
+    """The borderless titled table used by end-of-session reports."""
+    return Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        header_style="bold",
+        show_edge=False,
+        pad_edge=False,
+    )
 
 
 def _crop(text: str, width: int) -> str:

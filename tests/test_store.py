@@ -174,3 +174,20 @@ def test_migration_from_an_empty_version_zero_file(tmp_path):
     db.close()
     with Store.open(path) as store:
         assert store.totals().attempts == 0
+
+
+def test_a_read_only_database_is_a_clear_error(tmp_path, monkeypatch):
+    # Root ignores file permissions, so open the file through SQLite's read-only mode,
+    # which fails on a write exactly as a read-only file would.
+    path = tmp_path / "p.db"
+    Store.open(path).close()
+    real_connect = sqlite3.connect
+
+    def read_only(database, **kwargs):
+        return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    with Store.open(path) as store:
+        assert store.totals().attempts == 0  # reading still works
+        with pytest.raises(StoreError, match="read-only"):
+            store.start_session("quiz", T0)

@@ -61,6 +61,21 @@ def anki(
     screen_for(ctx).note(f"wrote {count} notes to {out}")
 
 
+def _write_cards(
+    ctx: Any, out: Path, tag: list[str] | None, deck: list[Path] | None, render: Any
+) -> None:
+    """Write the chosen cards to ``out`` as ``render`` formats them."""
+    from quizzer.export import write_text
+
+    _check_target(out)
+    chosen = _cards(ctx, None, tag, deck)
+    try:
+        write_text(out, render([c.card for c in chosen]))
+    except OSError as error:
+        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
+    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+
+
 @app.command("markdown")
 def markdown(
     ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
@@ -69,15 +84,9 @@ def markdown(
 
     Example: [bold]quizzer export markdown sheet.md[/bold]
     """
-    from quizzer.export import markdown_sheet, write_text
+    from quizzer.export import markdown_sheet
 
-    _check_target(out)
-    chosen = _cards(ctx, None, tag, deck)
-    try:
-        write_text(out, markdown_sheet([c.card for c in chosen]))
-    except OSError as error:
-        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+    _write_cards(ctx, out, tag, deck, markdown_sheet)
 
 
 @app.command("json")
@@ -88,12 +97,14 @@ def json_(
 
     Example: [bold]quizzer export json deck.json[/bold]
     """
-    from quizzer.export import deck_json, write_json
+    import json
 
-    _check_target(out)
-    chosen = _cards(ctx, None, tag, deck)
-    try:
-        write_json(out, deck_json([c.card for c in chosen]))
-    except OSError as error:
-        raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+    from quizzer.export import deck_json
+
+    _write_cards(
+        ctx,
+        out,
+        tag,
+        deck,
+        lambda cards: json.dumps(deck_json(cards), indent=2, ensure_ascii=False) + "\n",
+    )
