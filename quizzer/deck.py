@@ -394,6 +394,37 @@ def _load_with_cache(
     return loaded, problems
 
 
+def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
+    """The card with this id straight from the deck cache, if it is there and fresh.
+
+    Starting a quiz on one card of a 10,000-card deck then stats one file
+    instead of walking them all. None means "load the deck" (the id is not
+    cached, or its file changed); duplicate ids are left to list and validate.
+    """
+    from quizzer.deckcache import DeckCache
+
+    for source in sources:
+        cache = DeckCache(source)
+        for path_text, entry in cache.entries.items():
+            summary = entry.get("summary") if isinstance(entry, dict) else None
+            if not isinstance(summary, dict) or summary.get("id") != card_id:
+                continue
+            path = Path(path_text)
+            try:
+                cached = cache.get(path, path.stat())
+            except OSError:
+                return None
+            if cached is None or not _looks_like_summary(cached[0]):
+                return None
+            if source.is_dir():
+                relative = Path(os.path.relpath(path.parent, source)).as_posix()
+                deck = source.name if relative == "." else relative
+            else:
+                deck = source.parent.name
+            return LoadedCard(None, path, deck, summary=cached[0], load=cached[1])
+    return None
+
+
 def looks_like_path(name: str) -> bool:
     return name.endswith(CARD_SUFFIXES) or os.sep in name or "/" in name
 

@@ -118,3 +118,19 @@ def test_an_unwritable_cache_folder_is_harmless(folder, monkeypatch, tmp_path):
     blocker.write_text("")
     monkeypatch.setenv("QUIZZER_CACHE", str(blocker / "sub"))
     assert len(load_deck([folder], cached=True).cards) == 2
+
+
+def test_find_cached_takes_a_fresh_card_without_walking_the_deck(folder, monkeypatch):
+    from quizzer.deck import find_cached
+
+    assert find_cached("a", [folder]) is None  # nothing cached yet
+    load_deck([folder], cached=True)
+    calls = count_parses(monkeypatch)
+    found = find_cached("a", [folder])
+    assert found is not None and found.id == "a" and found.deck == folder.name
+    assert found.card.blanks["slope"].answer == "m" and calls == []
+    assert find_cached("missing", [folder]) is None
+    path = folder / "a.yaml"
+    path.write_text(MINIMAL_CARD.format(id="a").replace("A minimal card", "Changed"))
+    os.utime(path, ns=(5, 5))
+    assert find_cached("a", [folder]) is None  # stale: the caller loads the deck

@@ -106,10 +106,25 @@ def choose_cards(
     shuffle: bool,
     seed: int | None,
 ) -> list[LoadedCard]:
-    from quizzer.deck import load_deck, resolve_card
+    from quizzer.deck import find_cached, load_deck, resolve_card
     from quizzer.session import select_cards
 
-    loaded = load_deck(sources_for(ctx, deck), cached=True)
+    sources = sources_for(ctx, deck)
+    if names and not any(_is_path(name) for name in names):
+        # Cards named by id: take them from the cache index without walking the deck.
+        quick = [find_cached(name, sources) for name in names]
+        if all(card is not None for card in quick):
+            chosen = select_cards(
+                quick,
+                tags=tags,
+                limit=limit,
+                shuffle=shuffle,  # type: ignore[arg-type]
+                seed=seed,
+                keep_order=True,
+            )
+            if chosen:
+                return chosen
+    loaded = load_deck(sources, cached=True)
     if names:
         picked = [
             resolve_card(name, [], cached=True) if _is_path(name) else loaded.find(name)
