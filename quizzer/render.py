@@ -501,13 +501,7 @@ class Screen:
             totals.add_row(label, value)
         self.out.print(totals)
         if report.tags:
-            table = Table(
-                title="By tag (weakest first)",
-                title_justify="left",
-                title_style="bold",
-                show_edge=False,
-                pad_edge=False,
-            )
+            table = report_table("By tag (weakest first)")
             table.add_column("tag", style="green")
             table.add_column("answers", justify="right")
             table.add_column("accuracy", justify="right")
@@ -518,13 +512,7 @@ class Screen:
         self.out.print()
         self.out.print(forecast_chart(report.forecast, now))
         if report.weakest:
-            table = Table(
-                title="Weakest cards",
-                title_justify="left",
-                title_style="bold",
-                show_edge=False,
-                pad_edge=False,
-            )
+            table = report_table("Weakest cards")
             table.add_column("card", style="cyan")
             table.add_column("lapses", justify="right")
             table.add_column("recall now", justify="right")
