@@ -133,7 +133,6 @@ class Deck:
 
     cards: list[LoadedCard] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    files: int = 0
 
     def by_id(self) -> dict[str, LoadedCard]:
         return {loaded.id: loaded for loaded in self.cards}
@@ -341,7 +340,6 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
             if resolved in seen_files:
                 continue
             seen_files.add(resolved)
-            deck.files += 1
             loaded, problems = _load_with_cache(path, deck_name, cache)
             deck.problems.extend(problems)
             if loaded is None:

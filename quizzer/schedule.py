@@ -25,13 +25,6 @@ EASY_MS_PER_BLANK = 10_000
 DEFAULT_NEW_PER_DAY = 10
 FORECAST_DAYS = 14
 
-RATING_NAMES = {
-    Rating.Again: "Again",
-    Rating.Hard: "Hard",
-    Rating.Good: "Good",
-    Rating.Easy: "Easy",
-}
-
 
 def make_scheduler(*, fuzz: bool = True) -> Scheduler:
     """FSRS with its default (FSRS-6) parameters. Fuzzing spreads due dates a little."""

@@ -49,7 +49,6 @@ class BlankResult:
     tries: int = 0  # judged answers
     hints: int = 0
     revealed: bool = False
-    done: bool = False
 
     @property
     def right_first_time(self) -> bool:
@@ -359,7 +358,6 @@ class QuizSession:
         return [revealed, *self._next_blank(now)]
 
     def _next_blank(self, now: datetime) -> list[Event]:
-        self.blank_result.done = True
         if self._at.blank_index + 1 < len(self.card.blanks):
             self._at.blank_index += 1
             self._at.asked_at = now

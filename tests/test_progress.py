@@ -36,8 +36,8 @@ T0 = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
 
 def finished(card_id="attention", ms=40_000) -> CardResult:
     blanks = [
-        BlankResult("scale", True, 1, 0, False, True),
-        BlankResult("values", True, 1, 0, False, True),
+        BlankResult("scale", True, 1, 0, False),
+        BlankResult("values", True, 1, 0, False),
     ]
     return CardResult(card_id, card_id, blanks, ms=ms, finished=True)
 

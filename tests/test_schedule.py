@@ -27,7 +27,7 @@ def result(*blanks: BlankResult, ms: int = 30_000, skipped: bool = False) -> Car
 
 
 def blank(correct=True, tries=1, hints=0, revealed=False) -> BlankResult:
-    return BlankResult("b", correct=correct, tries=tries, hints=hints, revealed=revealed, done=True)
+    return BlankResult("b", correct=correct, tries=tries, hints=hints, revealed=revealed)
 
 
 @pytest.mark.parametrize(

@@ -508,8 +508,6 @@ def _magnitude(node: Node) -> float | None:
     if any(size is None for size in child_sizes):
         if isinstance(node, Binary) and node.op == "^":
             _check_exponent(node.right, child_sizes[1])
-        if isinstance(node, Call) and node.function == "factorial" and child_sizes[0] is not None:
-            _check_factorial(child_sizes[0])
         return None
     sizes = [s for s in child_sizes if s is not None]
     result: float
@@ -518,7 +516,7 @@ def _magnitude(node: Node) -> float | None:
         exponent = _approximate(node.right)
         result = abs(exponent) * max(sizes[0], 1.0) + 1
     elif isinstance(node, Call) and node.function == "factorial":
-        _check_factorial(sizes[0])
+        _check_factorial(node.args[0], sizes[0])
         value = _approximate(node.args[0])
         result = math.lgamma(abs(value) + 2) / math.log(10) + 1
     elif isinstance(node, Call) and node.function == "exp":
@@ -537,8 +535,9 @@ def _check_exponent(exponent: Node, size: float | None) -> None:
         raise TooLarge("exponent too large to judge")
 
 
-def _check_factorial(size: float) -> None:
-    if size > 4:
+def _check_factorial(argument: Node, size: float) -> None:
+    # The size test first, so that _approximate never meets an astronomical argument.
+    if size > math.log10(MAX_FACTORIAL) + 1 or abs(_approximate(argument)) > MAX_FACTORIAL:
         raise TooLarge("factorial too large to judge")
 
 
@@ -570,23 +569,3 @@ def _approximate(node: Node) -> float:
     except (OverflowError, ZeroDivisionError, ValueError):
         return math.inf
     return 1.0
-
-
-# -- printing the tree back (used in messages and tests) ------------------------
-
-
-def unparse(node: Node) -> str:
-    """A plain, fully parenthesised rendering of a tree."""
-    if isinstance(node, Num):
-        return str(node.value)
-    if isinstance(node, (Sym, Const)):
-        return node.name
-    if isinstance(node, Neg):
-        return f"-({unparse(node.operand)})"
-    if isinstance(node, Transpose):
-        return f"({unparse(node.operand)})^T"
-    if isinstance(node, Binary):
-        return f"({unparse(node.left)} {node.op} {unparse(node.right)})"
-    if isinstance(node, Call):
-        return f"{node.function}({', '.join(unparse(a) for a in node.args)})"
-    raise TypeError(node)  # pragma: no cover
