@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -392,6 +393,28 @@ def _load_with_cache(
     return loaded, problems
 
 
+def select_cards(
+    cards: Sequence[LoadedCard],
+    *,
+    tags: Sequence[str] = (),
+    limit: int | None = None,
+    shuffle: bool = False,
+    seed: int | None = None,
+    keep_order: bool = False,
+) -> list[LoadedCard]:
+    """Cards with any of ``tags`` (all when none), at most ``limit``.
+
+    In deck order (or the order given, with ``keep_order``), or shuffled with ``seed``.
+    Every command that picks cards (list, quiz, review, drill, export) goes through here.
+    """
+    chosen = [c for c in cards if not tags or set(tags) & set(c.tags)]
+    if not keep_order:
+        chosen.sort(key=lambda c: (c.deck, c.path.name))
+    if shuffle:
+        random.Random(seed).shuffle(chosen)
+    return chosen[:limit] if limit is not None else chosen
+
+
 def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     """The card with this id straight from the deck cache, if it is there and fresh.
 
@@ -453,4 +476,5 @@ __all__ = [
     "load_card_file",
     "load_deck",
     "resolve_card",
+    "select_cards",
 ]

@@ -9,7 +9,6 @@ database or SymPy.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +20,6 @@ from quizzer.store import Attempt
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
-    from quizzer.deck import LoadedCard
 
 DEFAULT_TRIES = 3
 HINT, REVEAL, SKIP, QUIT = "?", "!", "/skip", "/quit"
@@ -384,30 +382,6 @@ class QuizSession:
         return [SessionFinished(summary)]
 
 
-# -- choosing cards ---------------------------------------------------------------------
-
-
-def select_cards(
-    cards: Sequence[LoadedCard],
-    *,
-    tags: Sequence[str] = (),
-    limit: int | None = None,
-    shuffle: bool = False,
-    seed: int | None = None,
-    keep_order: bool = False,
-) -> list[LoadedCard]:
-    """Cards with any of ``tags`` (all when none), at most ``limit``.
-
-    In deck order (or the order given, with ``keep_order``), or shuffled with ``seed``.
-    """
-    chosen = [c for c in cards if not tags or set(tags) & set(c.tags)]
-    if not keep_order:
-        chosen.sort(key=lambda c: (c.deck, c.path.name))
-    if shuffle:
-        random.Random(seed).shuffle(chosen)
-    return chosen[:limit] if limit is not None else chosen
-
-
 __all__ = [
     "KEYS_HELP",
     "BlankAsked",
@@ -424,5 +398,4 @@ __all__ = [
     "SessionFinished",
     "SessionSummary",
     "masked_answer",
-    "select_cards",
 ]

@@ -8,7 +8,7 @@ import pytest
 
 from quizzer.answers import CardJudge
 from quizzer.cards import Card
-from quizzer.deck import load_card_file
+from quizzer.deck import load_card_file, select_cards
 from quizzer.session import (
     BlankAsked,
     CardFinished,
@@ -20,7 +20,6 @@ from quizzer.session import (
     Revealed,
     SessionFinished,
     masked_answer,
-    select_cards,
 )
 
 from .conftest import ATTENTION

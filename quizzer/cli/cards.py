@@ -35,12 +35,11 @@ def list_cards(
 
     Example: [bold]quizzer list --tag attention[/bold]
     """
-    from quizzer.deck import load_deck
+    from quizzer.deck import load_deck, select_cards
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
-    cards = [c for c in loaded.cards if not tag or set(tag) & set(c.tags)]
-    cards.sort(key=lambda c: (c.deck, c.id))
+    cards = select_cards(loaded.cards, tags=list(tag or []))
     if json:
         screen.json(
             [

@@ -55,11 +55,10 @@ def drill(
     """
     import random
 
-    from quizzer.deck import load_deck
+    from quizzer.deck import load_deck, select_cards
     from quizzer.drill import DrillSession, order_for_drill
     from quizzer.progress import SessionProgress, lapses
     from quizzer.schedule import make_scheduler, rating_for
-    from quizzer.session import select_cards
     from quizzer.store import Store
 
     screen = screen_for(ctx)

@@ -106,8 +106,7 @@ def choose_cards(
     shuffle: bool,
     seed: int | None,
 ) -> list[LoadedCard]:
-    from quizzer.deck import find_cached, load_deck, resolve_card
-    from quizzer.session import select_cards
+    from quizzer.deck import find_cached, load_deck, resolve_card, select_cards
 
     sources = sources_for(ctx, deck)
     if names and not any(_is_path(name) for name in names):
@@ -288,10 +287,9 @@ def review(
 
     Example: [bold]quizzer review --limit 20[/bold]
     """
-    from quizzer.deck import load_deck
+    from quizzer.deck import load_deck, select_cards
     from quizzer.progress import new_cards_seen_on
     from quizzer.schedule import plan_review
-    from quizzer.session import select_cards
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
