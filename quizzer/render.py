@@ -134,7 +134,8 @@ class Screen:
                 name = ("  " + loaded.id).ljust(id_width + 2)
                 tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
                 room = width - cell_len(name)
-                title = _crop(loaded.title, room)
+                blanks = len(loaded.blank_names)
+                title = _crop(f"{loaded.title} · {blanks} blank{'s' if blanks != 1 else ''}", room)
                 tag_text = _crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
                 lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
         stream = self.out.file
@@ -731,6 +732,12 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
     lines: list[RenderableType] = [head]
     if verdict.column is not None and len(head.plain) < 80:
         lines.append(Text(" " * (offset + verdict.column - 1) + "^", style="bold red"))
+    pretty = verdict.pretty or ""
+    if verdict.interpreted and verdict.interpreted != typed and pretty != verdict.interpreted:
+        # SymPy's two-dimensional form, when it is small enough to help rather than clutter.
+        rows = pretty.splitlines()
+        if len(rows) <= 6 and max(len(row) for row in rows) <= 60:
+            lines.append(Padding(Text(pretty, style="cyan"), (0, 0, 0, 4), expand=False))
     if verdict.feedback:
         feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
         lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))

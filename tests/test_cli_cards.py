@@ -182,3 +182,8 @@ def test_python_dash_m_is_the_same_command():
         env={**os.environ},
     )
     assert result.returncode == 0 and '"attention"' in result.stdout
+
+
+def test_list_shows_each_cards_number_of_blanks(invoke):
+    line = next(row for row in invoke("list").stdout.splitlines() if row.startswith("  attention "))
+    assert "Scaled dot-product attention · 2 blanks" in line

@@ -144,3 +144,10 @@ def test_validate_reports_an_unreadable_answer(invoke, write_card):
     result = invoke("validate", str(path))
     assert result.exit_code == 1
     assert f"{path}:8:13: answer does not read: answer ends too early at column 4" in result.stdout
+
+
+def test_human_output_shows_the_pretty_form_when_it_helps(invoke):
+    out = invoke("check", "attention", "-a", "d_k^(1/2)", "-a", "V").stdout
+    assert "read as sqrt(d_k)" in out and "╲╱ dₖ" in out  # SymPy's Unicode form
+    plain = invoke("check", "attention", "-a", "sqrt(d_k)", "-a", "V").stdout
+    assert "╲╱" not in plain  # typed as it reads: nothing more to show
