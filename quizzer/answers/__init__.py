@@ -17,6 +17,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 
 from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
 from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
@@ -81,12 +82,18 @@ def judge_bounded(
 _judges: dict[tuple[str, int], CardJudge] = {}  # (card as JSON, seed) -> its compiled judge
 
 
+@lru_cache(maxsize=128)
+def _known_card(card_id: str) -> Card:
+    """A card by id, looked up once per process (from the deck cache, not re-validated)."""
+    from quizzer.deck import deck_sources, resolve_card
+
+    return resolve_card(card_id, deck_sources(), cached=True).card
+
+
 def judge(card: Card | str, blank: str, text: str, *, seed: int = 0) -> Verdict:
     """Judge one answer to one blank of a card (a :class:`Card` or a bundled card id)."""
     if isinstance(card, str):
-        from quizzer.deck import deck_sources, resolve_card
-
-        card = resolve_card(card, deck_sources()).card
+        card = _known_card(card)
     key = (card.model_dump_json(), seed)
     if key not in _judges:
         _judges[key] = CardJudge(card, seed=seed)
