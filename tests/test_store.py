@@ -191,3 +191,18 @@ def test_a_read_only_database_is_a_clear_error(tmp_path, monkeypatch):
         assert store.totals().attempts == 0  # reading still works
         with pytest.raises(StoreError, match="read-only"):
             store.start_session("quiz", T0)
+
+
+def test_damage_deep_in_the_file_is_a_clear_error_on_first_use(tmp_path):
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        session = store.start_session("quiz", T0)
+        for index in range(3000):
+            store.record_attempt(session, attempt(given=f"answer number {index}"))
+        store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 8192] = b"\xab" * 8192
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="corrupt"), Store.open(path) as store:
+        store.attempts()
