@@ -176,6 +176,18 @@ def test_migration_from_an_empty_version_zero_file(tmp_path):
         assert store.totals().attempts == 0
 
 
+def test_a_file_killed_before_its_schema_was_committed_opens_as_new(tmp_path):
+    # What a SIGKILL between "journal_mode = WAL" and the schema's COMMIT leaves behind.
+    path = tmp_path / "p.db"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.close()
+    assert path.stat().st_size > 0
+    with Store.open(path) as store:
+        assert store.totals().attempts == 0
+        store.start_session("quiz", T0)
+
+
 def test_a_read_only_database_is_a_clear_error(tmp_path, monkeypatch):
     # Root ignores file permissions, so open the file through SQLite's read-only mode,
     # which fails on a write exactly as a read-only file would.
