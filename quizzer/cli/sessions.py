@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -52,6 +53,27 @@ RatePromptOption = Annotated[
 ]
 
 
+def start_without_interrupts(thread: threading.Thread) -> None:
+    """Start ``thread`` with SIGINT blocked in it (and in any thread it starts).
+
+    The kernel hands a process-wide SIGINT to any thread that does not block
+    it. If that is a background thread (ours, or one of OpenBLAS's, which
+    numpy starts from the thread that imports it), Python notes the signal
+    but nothing wakes the main thread from ``input()``: Ctrl-C then does
+    nothing until the next key. A new thread inherits its creator's signal
+    mask, so block SIGINT around the start and restore it at once; a Ctrl-C
+    pressed in between stays pending and reaches the main thread on restore.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: signals go to the main thread
+        thread.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class Judges:
     """One judge per card, with SymPy loading in a background thread meanwhile.
 
@@ -64,7 +86,7 @@ class Judges:
         self._thread = threading.Thread(target=self._warm, args=(first,), daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
+        start_without_interrupts(self._thread)
 
     def _warm(self, card: Card) -> None:
         try:
