@@ -1,6 +1,6 @@
 """``python -m quizzer`` is the same as the ``quizzer`` command."""
 
-from quizzer.cli import main
+from quizzer.launch import main
 
 if __name__ == "__main__":
     main()

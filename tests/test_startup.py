@@ -38,3 +38,29 @@ def test_no_heavy_imports(args):
 def test_help_does_not_load_cards_or_pydantic():
     modules = imported_modules("--help")
     assert not any(m.split(".")[0] == "pydantic" for m in modules)
+
+
+
+INTERRUPT_WHILE_IMPORTING_TYPER = """
+import sys
+class PressCtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "typer":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, PressCtrlC())
+from quizzer.launch import main
+main()
+"""
+
+
+def test_ctrl_c_while_starting_up_is_exit_130_without_a_traceback():
+    # Ctrl-C while Typer and Rich are still loading, before any command runs.
+    result = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_WHILE_IMPORTING_TYPER, "list"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
