@@ -9,6 +9,7 @@ string and the command line can honour ``NO_COLOR`` / ``--no-color``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
@@ -51,6 +52,22 @@ SECTION_STYLES = {
     "bullets": "cyan",
     "sources": "dim",
 }
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _line_editing(console: Console) -> bool:
+    """Load readline if input() will use it: stdin and stdout both the terminal."""
+    if console.file is not sys.stdout or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        import readline
+    except ImportError:  # Windows, or Python built without it
+        return False
+    # Tab would complete file names by default; answers never name files.
+    readline.set_completer(lambda text, state: None)
+    return True
 
 
 class Screen:
@@ -177,8 +194,20 @@ class Screen:
         self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
 
     def ask(self, prompt: str) -> str:
-        """Read one line in a terminal (readline editing works). EOFError at Ctrl-D."""
-        return self.out.input(Text(prompt, style="bold cyan"))
+        """Read one line typed in a terminal. EOFError at Ctrl-D.
+
+        With both ends a terminal, input goes through readline: arrow keys
+        edit the line and Up recalls the previous try (in this session only;
+        nothing is written to a history file).
+        """
+        styled = Text(prompt, style="bold cyan")
+        if not _line_editing(self.out):
+            return self.out.input(styled)
+        with self.out.capture() as captured:
+            self.out.print(styled, end="")
+        # Readline must be handed the prompt, or it redraws over it (Home, Up);
+        # \x01 ... \x02 tell it which bytes are escape codes that take no room.
+        return input(_ANSI_ESCAPE.sub("\x01\\g<0>\x02", captured.get()))
 
     def blank_prompt(self, asked: flow.BlankAsked) -> str:
         tries = (

@@ -251,7 +251,7 @@ def test_background_threads_never_take_ctrl_c():
     # A SIGINT taken by a background thread never wakes input() in the main thread.
     import threading
 
-    from quizzer.cli.sessions import start_without_interrupts
+    from quizzer.cli.terminal import start_without_interrupts
 
     masks: dict[str, set[int]] = {}
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -20,6 +19,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
+from quizzer.cli.terminal import interrupts_reach_input, start_without_interrupts
 from quizzer.errors import ExitCode, QuizzerError
 
 if TYPE_CHECKING:
@@ -51,27 +51,6 @@ RatePromptOption = Annotated[
         help="In a terminal, show each card's rating and let one key change it.",
     ),
 ]
-
-
-def start_without_interrupts(thread: threading.Thread) -> None:
-    """Start ``thread`` with SIGINT blocked in it (and in any thread it starts).
-
-    The kernel hands a process-wide SIGINT to any thread that does not block
-    it. If that is a background thread (ours, or one of OpenBLAS's, which
-    numpy starts from the thread that imports it), Python notes the signal
-    but nothing wakes the main thread from ``input()``: Ctrl-C then does
-    nothing until the next key. A new thread inherits its creator's signal
-    mask, so block SIGINT around the start and restore it at once; a Ctrl-C
-    pressed in between stays pending and reaches the main thread on restore.
-    """
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: signals go to the main thread
-        thread.start()
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class Judges:
@@ -172,7 +151,8 @@ def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
     """The next line typed, or None at the end of input (Ctrl-D, end of a pipe)."""
     if interactive:
         try:
-            return screen.ask(prompt)
+            with interrupts_reach_input():
+                return screen.ask(prompt)
         except EOFError:
             return None
     line = sys.stdin.readline()

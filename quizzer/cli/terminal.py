@@ -1,0 +1,67 @@
+"""Making Ctrl-C work at every prompt.
+
+Two gaps in how CPython delivers SIGINT can leave ``input()`` waiting after
+Ctrl-C, until the next key is pressed:
+
+* the kernel may hand the signal to a background thread (ours, or one of
+  OpenBLAS's), and then nothing interrupts the main thread's ``read()``;
+* a signal that lands after Python's last check but before ``read()`` or
+  readline's ``select()`` starts is only noticed once that call returns.
+
+:func:`start_without_interrupts` closes the first, :func:`interrupts_reach_input`
+the second.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+#: How often a pending Ctrl-C is looked at while waiting for a line.
+TICK_SECONDS = 0.2
+
+
+def start_without_interrupts(thread: threading.Thread) -> None:
+    """Start ``thread`` with SIGINT blocked in it (and in any thread it starts).
+
+    A new thread inherits its creator's signal mask (OpenBLAS starts its pool
+    from the thread that imports numpy), so block SIGINT around the start and
+    restore it at once; a Ctrl-C pressed in between stays pending and reaches
+    the main thread on restore.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: signals go to the main thread
+        thread.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextmanager
+def interrupts_reach_input(tick: float = TICK_SECONDS) -> Iterator[None]:
+    """While waiting for a line, wake the read every ``tick`` seconds.
+
+    Each timer signal makes the blocked ``read()``/``select()`` return EINTR,
+    and CPython then runs pending handlers: a Ctrl-C that slipped into the gap
+    raises KeyboardInterrupt within ``tick`` instead of waiting for a key.
+    The timer handler itself does nothing. Main thread and POSIX only.
+    """
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _wake)
+    signal.setitimer(signal.ITIMER_REAL, tick, tick)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _wake(signum: int, frame: object) -> None:
+    """Nothing to do: being called at all is what wakes the read."""
