@@ -270,3 +270,47 @@ def test_background_threads_never_take_ctrl_c():
     assert signal.SIGINT in masks["child"]
     assert signal.SIGINT in masks["grandchild"]
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # main restored
+
+
+def test_answers_can_be_edited_and_recalled_in_a_terminal(tmp_path):
+    env = {**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "TERM": "xterm", "NO_COLOR": "1"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "quizzer", "quiz", "attention", "--no-rate-prompt", "--brief"],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(40, 80),
+    )
+    child.expect_exact("[1] scale › ")
+    child.send("d_k\r")  # wrong: costs a try
+    child.expect_exact("[1] scale (try 2 of 3) › ")
+    # Up recalls "d_k"; Home, type "sqrt(", End, type ")": sqrt(d_k).
+    child.send("\x1b[A")
+    child.send("\x1b[H")
+    child.send("sqrt(")
+    child.send("\x1b[F")
+    child.send(")\r")
+    child.expect(r"✓\S* \S*\[1\] scale\S*  sqrt\(d_k\)")  # bold codes between the words
+    child.expect_exact("[2] values › ")
+    child.send("W\x7fV\r")  # Backspace works too
+    child.expect(r"✓\S* \S*\[2\] values")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_waiting_for_a_line_ticks_and_then_restores_the_timer():
+    from quizzer.cli.terminal import interrupts_reach_input
+
+    before = signal.getsignal(signal.SIGALRM)
+    with interrupts_reach_input(0.05):
+        assert signal.getitimer(signal.ITIMER_REAL)[1] == pytest.approx(0.05)
+        woken = []
+        previous = signal.getsignal(signal.SIGALRM)
+        signal.signal(signal.SIGALRM, lambda *args: woken.append(previous(*args)))
+        time.sleep(0.3)  # each tick wakes the sleep, which Python then resumes
+        assert len(woken) >= 3
+        signal.signal(signal.SIGALRM, previous)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before
