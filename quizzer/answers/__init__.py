@@ -18,10 +18,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
 from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
 from quizzer.cards import Card
+
+if TYPE_CHECKING:
+    from quizzer.answers.worker import JudgeWorker
 
 #: Wall-clock limit for judging one answer.
 JUDGE_SECONDS = 2.0
@@ -31,17 +35,33 @@ class JudgeTimeout(Exception):
     """Judging one answer took longer than its limit."""
 
 
+def _timer_usable() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+_workers: dict[float, JudgeWorker] = {}  # by time limit; shared by every thread
+_workers_lock = threading.Lock()
+
+
+def _worker(seconds: float) -> JudgeWorker:
+    from quizzer.answers.worker import JudgeWorker
+
+    with _workers_lock:
+        if seconds not in _workers:
+            _workers[seconds] = JudgeWorker(seconds)
+        return _workers[seconds]
+
+
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """Raise :class:`JudgeTimeout` in the main thread once ``seconds`` have passed.
 
     Size limits on the parsed tree already bound the work (and the memory)
     of every step; this is the backstop for anything they miss. A timer
-    signal only reaches the main thread, which is where the command line
-    judges; elsewhere the size limits alone apply.
+    signal only reaches the main thread; :func:`judge_bounded` sends work
+    from other threads to a child process instead.
     """
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable or seconds <= 0:
+    if not _timer_usable() or seconds <= 0:
         yield
         return
 
@@ -60,7 +80,14 @@ def deadline(seconds: float) -> Iterator[None]:
 def judge_bounded(
     judge: CardJudge, blank: str, text: str, seconds: float = JUDGE_SECONDS
 ) -> Verdict:
-    """``judge.judge(blank, text)``, with a wall-clock limit."""
+    """``judge.judge(blank, text)``, with a wall-clock limit.
+
+    In the main thread a timer signal enforces the limit. Elsewhere no timer
+    can reach the judgement, so it runs in a warm child process that is
+    killed and replaced if it overruns (see :mod:`quizzer.answers.worker`).
+    """
+    if not _timer_usable():
+        return _worker(seconds).judge(judge, blank, text)
     try:
         with deadline(seconds):
             return judge.judge(blank, text)

@@ -187,6 +187,7 @@ class CardJudge:
 
     def __init__(self, card: Card, *, seed: int = 0, points: int = POINTS) -> None:
         self.card = card
+        self.seed = seed
         self.table = symbol_table(card)
         rng = np.random.default_rng(seed)
         self.points = numeric.sample_points(self.table, rng, points)
