@@ -64,3 +64,10 @@ def test_ctrl_c_while_starting_up_is_exit_130_without_a_traceback():
     assert result.returncode == 130
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_the_entry_points_interrupt_code_is_the_documented_one():
+    from quizzer.errors import ExitCode
+    from quizzer.launch import INTERRUPTED
+
+    assert INTERRUPTED == ExitCode.INTERRUPTED
