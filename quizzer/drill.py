@@ -344,12 +344,15 @@ class DrillSession:
 
     def _finish(self, reason: str) -> list[Any]:
         self.finished = True
+        reached = self.index + 1
         if self.stage.name == "blanks" and self.current.result is None:
             partial = self._quiz.results[-1] if self._quiz.results else None
+            if partial is None or not any(b.tries or b.hints or b.revealed for b in partial.blanks):
+                reached -= 1  # stopped before a word of it: neither right nor missed
             self.current.result = partial
         elapsed = int((self.clock() - self.started).total_seconds() * 1000)
         self.report = DrillReport(
-            self.items[: self.index + 1], int(self.target.total_seconds() * 1000), reason, elapsed
+            self.items[:reached], int(self.target.total_seconds() * 1000), reason, elapsed
         )
         return [DrillFinished(self.report)]
 

@@ -406,6 +406,12 @@ class Screen:
             self.session_event(event, interactive=True)
 
     def drill_report(self, report: Any) -> None:
+        if not report.cards:
+            self.out.print()
+            self.out.print(
+                Text(f"Drill stopped ({report.ended_by}) before any answer; nothing to report.")
+            )
+            return
         table = report_table("Drill report")
         table.add_column("card", style="cyan", overflow="fold")
         table.add_column("blanks", justify="right")

@@ -134,7 +134,23 @@ def test_quit_and_end_of_input():
     assert partial.blanks_right == 1 and partial.missed
     drill, _, _ = make()
     drill.start()
-    assert names(drill.stop("end of input")) == ["DrillFinished"]
+    (event,) = drill.stop("end of input")
+    assert isinstance(event, DrillFinished)
+    assert event.report.cards == []  # nothing was answered: nothing right, nothing missed
+
+
+def test_a_card_quit_before_any_answer_is_not_reported_as_missed():
+    drill, _, _ = make()
+    drill.start()
+    drill.answer("sqrt(d_k)")
+    drill.answer("V")
+    drill.answer("")
+    drill.answer("y")  # the first card is done; the second is on screen
+    (event,) = drill.answer("/quit")
+    report = event.report
+    assert [c.card.id for c in report.cards] == ["attention"]
+    assert report.missed == [] and report.weakest_topics() == []
+    assert "Nothing missed" in cheat_sheet_markdown(report, T0)
 
 
 def test_follow_up_choice_prefers_unseen_then_soonest_due():
@@ -293,3 +309,10 @@ def test_countdown_screen_in_a_terminal(tmp_path, drill_deck):
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_a_drill_quit_at_once_reports_nothing(invoke, drill_deck):
+    result = invoke("drill", "--deck", str(drill_deck), "--tag", "drill-only", input="/quit\n")
+    assert result.exit_code == 0, result.output
+    assert "before any answer; nothing to report" in result.stdout
+    assert "Drill report" not in result.stdout
