@@ -57,6 +57,15 @@ def test_end_of_input_mid_card_keeps_what_was_answered(invoke):
     assert (data["attempts"], data["correct"], data["accuracy"]) == (1, 0, 0.0)
 
 
+def test_a_card_stopped_before_any_answer_is_not_a_miss(invoke):
+    result = invoke("quiz", "attention", "causal-mask", "--brief", input="sqrt(d_k)\nV\n/quit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "causal-mask (not answered)" in out
+    assert "attention (not answered)" not in out
+    assert stats(invoke)["cards_seen"] == 1  # and nothing was scheduled for it
+
+
 def test_empty_input_is_a_clean_stop(invoke):
     result = invoke("quiz", "attention", input="")
     assert result.exit_code == 0 and "Session summary" in result.stdout
