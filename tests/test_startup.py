@@ -40,7 +40,6 @@ def test_help_does_not_load_cards_or_pydantic():
     assert not any(m.split(".")[0] == "pydantic" for m in modules)
 
 
-
 INTERRUPT_WHILE_IMPORTING_TYPER = """
 import sys
 class PressCtrlC:
