@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -158,7 +159,12 @@ def new(
             out.write(card_template(card_id, blanks, Path(schema).as_posix()))
     except OSError as error:
         raise QuizzerError(f"cannot write {path}: {error.strerror or error}") from None
-    screen_for(ctx).line(str(path))
+    screen = screen_for(ctx)
+    screen.line(str(path))  # stdout holds only the path, for scripts
+    if sys.stderr.isatty():
+        screen.note("next: fill in every TODO, then check it and try it:")
+        screen.note(f"  quizzer validate --strict {path}")
+        screen.note(f"  quizzer quiz --no-record {path}")
 
 
 @contextmanager
