@@ -83,13 +83,19 @@ class Screen:
     ) -> None:
         # no_color=True keeps bold/underline but drops colour, as NO_COLOR asks;
         # Rich also reads NO_COLOR from the environment on its own.
-        self.out = Console(file=file, no_color=no_color or None, width=width, highlight=False)
+        # markup=False: card text such as "E[y²]" or "[bold]" is shown as written,
+        # never read as Rich markup (which silently swallowed it). Styling is
+        # always given as Text and Style objects here.
+        self.out = Console(
+            file=file, no_color=no_color or None, width=width, highlight=False, markup=False
+        )
         self.err = Console(
             file=error_file,
             stderr=error_file is None,
             no_color=no_color or None,
             width=width,
             highlight=False,
+            markup=False,
         )
 
     # -- plain output ---------------------------------------------------------

@@ -323,3 +323,47 @@ def test_waiting_for_a_line_ticks_and_then_restores_the_timer():
         signal.signal(signal.SIGALRM, previous)
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is before
+
+
+BRACKETED_CARD = """\
+id: brackets
+title: "E[y²] and [bold]not bold[/bold]"
+prompt: "E[x²] = {{second}} for [red] x"
+symbols:
+  x: {}
+blanks:
+  second:
+    answer: x^2
+    hint: "think [italic]x·x[/italic]"
+    wrong:
+      - answer: x
+        feedback: "that is E[x], not E[x²]"
+explanation: "E[y²] is the [b]second moment[/b]."
+red_flags: ["confusing E[x]² with E[x²]"]
+follow_ups:
+  - question: "what is [link=x]Var[x][/link]?"
+    approach: "E[x²] − E[x]²"
+bullets: ["ReLU keeps half of E[y²]", "[dim]not dim[/dim]"]
+"""
+
+
+def test_card_text_is_shown_as_written_never_as_rich_markup(invoke, write_card):
+    # Rich markup once swallowed "[y²]" from "E[y²]" in a bullet.
+    path = write_card(BRACKETED_CARD)
+    result = invoke("quiz", str(path), "--no-record", input="?\nx\nx^2\n")
+    assert result.exit_code == 0, result.output
+    shown = result.stdout
+    for text in (
+        "E[y²] and [bold]not bold[/bold]",
+        "for [red] x",
+        "think [italic]x·x[/italic]",
+        "that is E[x], not E[x²]",
+        "[b]second moment[/b]",
+        "confusing E[x]² with E[x²]",
+        "what is [link=x]Var[x][/link]?",
+        "ReLU keeps half of E[y²]",
+        "[dim]not dim[/dim]",
+    ):
+        assert text in shown, text
+    shown = invoke("show", str(path)).stdout
+    assert "ReLU keeps half of E[y²]" in shown and "[dim]not dim[/dim]" in shown
