@@ -67,7 +67,27 @@ def _line_editing(console: Console) -> bool:
         return False
     # Tab would complete file names by default; answers never name files.
     readline.set_completer(lambda text, state: None)
+    _leave_signals_to_python(readline)
     return True
+
+
+def _leave_signals_to_python(readline: Any) -> None:
+    """Stop GNU readline catching SIGINT itself while it handles a key.
+
+    With its default ``rl_catch_signals = 1``, a Ctrl-C that lands while
+    readline is processing a keystroke is held by readline until the next
+    key, and the prompt seems to ignore it (seen in a stress test, with
+    readline's handlers still installed in the stuck process). Python's
+    readline module offers no switch for this, so set the C variable; where
+    that is impossible (libedit, no symbol), keep the default.
+    """
+    try:
+        import ctypes
+
+        library = ctypes.CDLL(readline.__file__)
+        ctypes.c_int.in_dll(library, "rl_catch_signals").value = 0
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
 
 
 class Screen:

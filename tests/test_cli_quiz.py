@@ -367,3 +367,20 @@ def test_card_text_is_shown_as_written_never_as_rich_markup(invoke, write_card):
         assert text in shown, text
     shown = invoke("show", str(path)).stdout
     assert "ReLU keeps half of E[y²]" in shown and "[dim]not dim[/dim]" in shown
+
+
+def test_readline_leaves_ctrl_c_to_python():
+    readline = pytest.importorskip("readline")
+    ctypes = pytest.importorskip("ctypes")
+    from quizzer.render import _leave_signals_to_python
+
+    try:
+        flag = ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_catch_signals")
+    except (OSError, ValueError):
+        pytest.skip("this readline does not expose rl_catch_signals (libedit)")
+    before = flag.value
+    try:
+        _leave_signals_to_python(readline)
+        assert flag.value == 0
+    finally:
+        flag.value = before
