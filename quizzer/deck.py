@@ -334,6 +334,8 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
     for source in sources:
         cache = DeckCache(source) if cached else None
         files = card_files(source)
+        if cache is not None:
+            _fill_cache(cache, files)
         root, base = source.resolve(), str(source)
         for path, deck_name in files:
             # Resolve the source once, not each of its (possibly 10,000) files.
@@ -363,6 +365,63 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
             cache.keep_only({str(p) for p, _ in files})
             cache.save()
     return deck
+
+
+#: From this many cards to parse, parsing is spread over every core.
+PARALLEL_FROM = 200
+
+
+def _fill_cache(cache: Any, files: list[tuple[Path, str]]) -> None:
+    """Parse the cards missing from ``cache`` in a process pool, when there are many.
+
+    YAML parsing and validation take about 1.5 ms a card, all of it CPU, so
+    a first ``list`` of 10,000 cards was bound to one core. Workers write
+    each card's data file and return its small index entry; cards with
+    problems come back as None and are loaded again here, so their problems
+    are reported exactly as on the one-process path.
+    """
+    workers = os.cpu_count() or 1
+    if workers < 2 or len(files) < PARALLEL_FROM:
+        return
+    missing = []
+    for path, _ in files:
+        try:
+            if not cache.is_fresh(path, path.stat()):
+                missing.append(path)
+        except OSError:
+            continue
+    if len(missing) < PARALLEL_FROM:
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn: the parent may have threads (the SymPy warm-up), which fork cannot copy safely.
+    context = multiprocessing.get_context("spawn")
+    jobs = [(path, cache.cards_folder) for path in missing]
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            chunk = max(1, len(jobs) // (workers * 8))
+            entries = list(pool.map(_parse_for_cache, jobs, chunksize=chunk))
+    except (OSError, RuntimeError):  # no pool here (no semaphores, a broken worker)
+        return  # the one-process path below loads every card anyway
+    for path, entry in zip(missing, entries, strict=True):
+        if entry is not None:
+            cache.add(path, entry)
+
+
+def _parse_for_cache(job: tuple[Path, Path]) -> dict[str, Any] | None:
+    """In a worker: parse one card file and store it in the cache folder."""
+    from quizzer.deckcache import store_card
+
+    path, cards_folder = job
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    loaded, problems = load_card_file(path, "")
+    if loaded is None or problems:
+        return None
+    return store_card(cards_folder, path, stat, loaded.card.model_dump(mode="json"))
 
 
 def _looks_like_summary(summary: dict[str, Any]) -> bool:

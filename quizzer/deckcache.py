@@ -61,6 +61,21 @@ def _write_atomically(path: Path, data: Any) -> None:
     os.replace(temporary, path)  # readers see the old file or the new one, never half
 
 
+def store_card(
+    cards_folder: Path, path: Path, stat: os.stat_result, card: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Write one card's data file; return its index entry (None if it cannot be written).
+
+    Separate from :class:`DeckCache` so worker processes can fill the cache
+    and hand back only the small entries.
+    """
+    try:
+        _write_atomically(cards_folder / f"{_key(str(path))}.json", card)
+    except OSError:
+        return None
+    return {"stamp": _stamp(stat), "summary": summary_of(card)}
+
+
 class DeckCache:
     """Cached cards for the files under one deck source."""
 
@@ -99,12 +114,18 @@ class DeckCache:
         return summary, load
 
     def put(self, path: Path, stat: os.stat_result, card: dict[str, Any]) -> None:
-        try:
-            _write_atomically(self.cards_folder / f"{_key(str(path))}.json", card)
-        except OSError:
-            return
-        self.entries[str(path)] = {"stamp": _stamp(stat), "summary": summary_of(card)}
+        entry = store_card(self.cards_folder, path, stat, card)
+        if entry is not None:
+            self.add(path, entry)
+
+    def add(self, path: Path, entry: dict[str, Any]) -> None:
+        """Record an entry whose card data :func:`store_card` has written."""
+        self.entries[str(path)] = entry
         self.changed = True
+
+    def is_fresh(self, path: Path, stat: os.stat_result) -> bool:
+        entry = self.entries.get(str(path))
+        return isinstance(entry, dict) and entry.get("stamp") == _stamp(stat)
 
     def keep_only(self, paths: set[str]) -> None:
         """Forget files that are gone, so the cache does not grow forever."""

@@ -13,11 +13,8 @@ from typing import Any
 from quizzer.answers import CardJudge
 from quizzer.answers.checks import answer_problems
 from quizzer.cards import CardProblem, publishing_problems
-from quizzer.deck import LoadedCard, Problem, card_files, load_deck
+from quizzer.deck import PARALLEL_FROM, LoadedCard, Problem, card_files, load_deck
 from quizzer.errors import DeckNotFound
-
-#: From this many cards on, validate judges them in a process pool.
-PARALLEL_FROM = 200
 
 
 @dataclass

@@ -134,3 +134,53 @@ def test_find_cached_takes_a_fresh_card_without_walking_the_deck(folder, monkeyp
     path.write_text(MINIMAL_CARD.format(id="a").replace("A minimal card", "Changed"))
     os.utime(path, ns=(5, 5))
     assert find_cached("a", [folder]) is None  # stale: the caller loads the deck
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the pool needs two cores")
+def test_a_cold_cache_of_many_cards_is_filled_in_parallel(tmp_path, monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "make_deck", Path(__file__).parent.parent / "bench" / "make_deck.py"
+    )
+    assert spec and spec.loader
+    make_deck = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_deck)
+    folder = tmp_path / "big"
+    folder.mkdir()
+    count = deck_module.PARALLEL_FROM + 20
+    for index in range(count):
+        text = make_deck.TEMPLATE.format(index=index, group=0, k=index % 97 + 2, m=index % 13 + 1)
+        (folder / f"synthetic-{index}.yaml").write_text(text, encoding="utf-8")
+    (folder / "broken.yaml").write_text("id: broken\ntitle: [\n", encoding="utf-8")
+    (folder / "twin.yaml").write_text(
+        make_deck.TEMPLATE.format(index=7, group=0, k=9, m=8), encoding="utf-8"
+    )
+
+    expected = load_deck([folder])  # one process, no cache: the reference
+    cache = DeckCache(folder)
+    files = deck_module.card_files(folder)
+    deck_module._fill_cache(cache, files)
+    # The workers stored every valid card; the broken one and the twin are left to the parent.
+    assert len(cache.entries) == count + 1  # the twin is valid on its own
+    assert "broken" not in json.dumps(cache.entries)
+
+    cold = load_deck([folder], cached=True)
+    assert sorted(c.id for c in cold.cards) == sorted(c.id for c in expected.cards)
+    assert [(p.path, p.message) for p in cold.problems] == [
+        (p.path, p.message) for p in expected.problems
+    ]
+    assert any("duplicate id 'synthetic-7'" in p.message for p in cold.problems)
+    assert any(p.path.endswith("broken.yaml") for p in cold.problems)
+
+    parsed = []
+    real_load = deck_module.load_card_file
+
+    def counting(path, *args, **kwargs):
+        parsed.append(path.name)
+        return real_load(path, *args, **kwargs)
+
+    monkeypatch.setattr(deck_module, "load_card_file", counting)
+    assert len(load_deck([folder], cached=True).cards) == len(cold.cards)
+    assert parsed == ["broken.yaml"]  # problems are never cached; everything else is
