@@ -28,6 +28,7 @@ PATHOLOGICAL = {
     "1e9999 literal": "1e9999 d_k",
     "10^10^dk! (fuzz find)": "10^10^dk!",
     "exp of exp of 1e10 (fuzz find)": "e^(sigmoid(exp((10^10)-abs(d_k))))²9^9",
+    "max(1e-6, 1e6)! (atheris find)": "max(0.000001, 1/0.000001)!",
 }
 
 

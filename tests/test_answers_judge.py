@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from quizzer import judge as public_judge
 from quizzer.answers import CardJudge, judge_bounded
 from quizzer.answers.judge import match_words, normalise_words, within_one_edit
+from quizzer.answers.symbolic import to_sympy
+from quizzer.answers.syntax import Binary, Call, Num, TooLarge
 from quizzer.cards import Card
 from quizzer.deck import deck_sources, load_card_file, load_deck
 
@@ -126,6 +129,10 @@ def test_scale_rejects_with_a_reason(text, feedback):
         ("   ", "unanswered", "not answered"),
         ("9**9**9**9", "too_large", "too large"),
         ("factorial(10**10)", "too_large", "too large"),
+        # Found by atheris: the estimate took max(1e-6, 1/1e-6) for about 1, and
+        # SymPy then spent 19 s on the factorial of a million.
+        ("max(0.000001, 1/0.000001)!", "too_large", "too large"),
+        ("max(0.000001, 1/0.000001)^max(0.000001, 1/0.000001)", "too_large", "too large"),
         ("(" * 10_000 + "d_k" + ")" * 10_000, "too_large", "too long"),
         ("d_k" * 40_000, "too_large", "too long"),
         ("__import__('os').system('touch /tmp/quizzer-pwned')", "unreadable", "unexpected '_'"),
@@ -355,6 +362,27 @@ def test_pathological_answers_are_quick(tmp_path):
         assert not verdict.correct
         assert time.perf_counter() - started < 2.5  # generous: this is a hang guard
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("tree", "message"),
+    [
+        (Call("factorial", (Num(Fraction(10**6)),)), "factorial too large"),
+        (Binary("^", Num(Fraction(10)), Num(Fraction(10**6))), "exponent too large"),
+        (Binary("^", Num(Fraction(10**5000)), Num(Fraction(5))), "answer too large"),
+        (Binary("^", Num(Fraction(1, 10**5000)), Num(Fraction(5))), "answer too large"),
+    ],
+)
+def test_sympy_never_starts_an_exact_computation_past_the_limits(tree, message):
+    # The last guard: trees that slip past the estimates are stopped before SymPy
+    # evaluates them in big-integer code that no timer can interrupt.
+    with pytest.raises(TooLarge, match=message):
+        to_sympy(tree, ATTENTION_JUDGE.table)
+
+
+def test_sympy_still_builds_what_is_within_the_limits():
+    assert to_sympy(Call("factorial", (Num(Fraction(2000)),)), ATTENTION_JUDGE.table) > 0
+    assert to_sympy(Binary("^", Num(Fraction(2)), Num(Fraction(10_000))), ATTENTION_JUDGE.table)
 
 
 def test_public_api():

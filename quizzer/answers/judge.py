@@ -277,7 +277,12 @@ class CardJudge:
                 decided_by="parser",
                 column=error.column,
             )
-        interpreted, pretty, expr = self._read_back(tree)
+        try:
+            interpreted, pretty, expr = self._read_back(tree)
+        except TooLarge as error:
+            return Verdict(
+                name, text, False, "too_large", feedback=error.message, decided_by="limits"
+            )
         if compiled.expected is None:
             return Verdict(
                 name,
@@ -328,8 +333,12 @@ class CardJudge:
             return None
 
     def _read_back(self, tree: Node) -> tuple[str | None, str | None, Any]:
-        expr = self._sympy(tree)
-        if expr is None:
+        """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
+        try:
+            expr = symbolic.to_sympy(tree, self.table)
+        except TooLarge:
+            raise
+        except Exception:  # SymPy refuses some combinations (Max of matrices...)
             return None, None, None
         try:
             return symbolic.plain(expr), symbolic.pretty(expr), expr

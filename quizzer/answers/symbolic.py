@@ -7,6 +7,7 @@ SymPy's automatic evaluation cheap.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -16,7 +17,21 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
-from quizzer.answers.syntax import Binary, Call, Const, Neg, Node, Num, Sym, SymbolTable, Transpose
+from quizzer.answers.syntax import (
+    MAX_DIGITS,
+    MAX_EXPONENT,
+    MAX_FACTORIAL,
+    Binary,
+    Call,
+    Const,
+    Neg,
+    Node,
+    Num,
+    Sym,
+    SymbolTable,
+    TooLarge,
+    Transpose,
+)
 
 _softmax = sympy.Function("softmax")
 
@@ -58,11 +73,36 @@ def to_sympy(node: Node, table: SymbolTable) -> Any:
             return left * right
         if node.op == "/":
             return left / right
+        _check_power(left, right)
         return left**right
     if isinstance(node, Call):
         args = [to_sympy(arg, table) for arg in node.args]
+        if node.function == "factorial":
+            _check_factorial(args[0])
         return _FUNCTIONS[node.function](*args)
     raise TypeError(node)  # pragma: no cover
+
+
+# SymPy evaluates powers and factorials of numbers exactly, as it builds them,
+# in big-integer code that no timer signal can interrupt. The tree's own
+# limits bound most of that, but they estimate values (max(1e-6, 1/1e-6) was
+# taken for about 1, so its factorial of a million ran for 19 s, found by
+# atheris). Here the real numbers are known: check them before SymPy starts.
+
+
+def _check_factorial(argument: Any) -> None:
+    if argument.is_Number and abs(argument) > MAX_FACTORIAL:
+        raise TooLarge("factorial too large to judge")
+
+
+def _check_power(base: Any, exponent: Any) -> None:
+    if not (base.is_Rational and exponent.is_Rational):
+        return
+    if abs(exponent) > MAX_EXPONENT:
+        raise TooLarge("exponent too large to judge")
+    height = max(abs(base.p), base.q)
+    if height > 1 and abs(exponent) * math.log10(height) > MAX_DIGITS:
+        raise TooLarge("answer too large to judge")
 
 
 _FUNCTIONS: dict[str, Any] = {

@@ -562,10 +562,14 @@ def _approximate(node: Node) -> float:
                 return left / right if right else math.inf
             return abs(left) ** right if left or right > 0 else math.inf
         if isinstance(node, Call):
-            value = _approximate(node.args[0])
+            # An upper bound on |value|: every argument counts (max(1e-6, 1/1e-6)
+            # is a million, not about 1), and exp grows faster than its argument.
+            values = [_approximate(argument) for argument in node.args]
             if node.function == "factorial":
-                return math.gamma(min(abs(value), 170) + 1)
-            return abs(value) + 1
+                return math.gamma(min(abs(values[0]), 170) + 1)
+            if node.function == "exp":
+                return math.exp(values[0]) if values[0] < 709 else math.inf
+            return sum(abs(value) for value in values) + 1
     except (OverflowError, ZeroDivisionError, ValueError):
         return math.inf
     return 1.0
