@@ -66,7 +66,7 @@ def test_judge_bounded_off_the_main_thread_goes_through_a_child():
 def test_pathological_answers_from_a_thread_are_quick_and_not_correct(worker, text):
     started = time.perf_counter()
     verdict = worker.judge(ATTENTION_JUDGE, "scale", text)
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 2.5  # generous: this is a hang guard
     assert not verdict.correct
 
 
