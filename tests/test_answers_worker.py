@@ -118,3 +118,18 @@ def test_the_child_has_a_memory_ceiling(worker):
     with open(f"/proc/{worker._process.pid}/limits") as limits:
         line = next(row for row in limits if row.startswith("Max address space"))
     assert line.split()[3] != "unlimited"
+
+
+def test_without_a_child_process_judging_still_works_in_the_thread(monkeypatch):
+    # An embedded Python may have no interpreter to start: fall back to size limits.
+    from quizzer.answers import _workers
+
+    broken = JudgeWorker(2.0)
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    monkeypatch.setitem(_workers, 2.0, broken)
+    verdict = in_a_thread(judge_bounded, ATTENTION_JUDGE, "scale", "d_k^(1/2)")
+    assert verdict.correct
+    assert broken.unavailable
+    started = time.perf_counter()
+    assert not in_a_thread(judge_bounded, ATTENTION_JUDGE, "scale", "d_k").correct
+    assert time.perf_counter() - started < 1  # no second attempt to start a child

@@ -84,10 +84,16 @@ def judge_bounded(
 
     In the main thread a timer signal enforces the limit. Elsewhere no timer
     can reach the judgement, so it runs in a warm child process that is
-    killed and replaced if it overruns (see :mod:`quizzer.answers.worker`).
+    killed and replaced if it overruns (see :mod:`quizzer.answers.worker`);
+    where no child can be started, the size limits alone bound it.
     """
     if not _timer_usable():
-        return _worker(seconds).judge(judge, blank, text)
+        from quizzer.answers.worker import WorkerError
+
+        try:
+            return _worker(seconds).judge(judge, blank, text)
+        except WorkerError:
+            pass  # no child process here: judge in this thread, bounded by size limits only
     try:
         with deadline(seconds):
             return judge.judge(blank, text)

@@ -48,6 +48,7 @@ class JudgeWorker:
         self._process: subprocess.Popen[str] | None = None
         self._replies: queue.Queue[str | None] = queue.Queue()
         self.restarts = 0  # how many times a child was replaced after overrunning or dying
+        self.unavailable = False  # a child could not be started: do not keep trying
 
     def judge(self, judge: CardJudge, blank: str, text: str) -> Verdict:
         from quizzer.answers.judge import Verdict
@@ -82,17 +83,23 @@ class JudgeWorker:
     def _started(self) -> subprocess.Popen[str]:
         if self._process is not None and self._process.poll() is None:
             return self._process
+        if self.unavailable:
+            raise WorkerError("the judging process could not be started")
         self._stop()
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "quizzer.answers.worker", str(self.seconds)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
-            env=environment,
-        )
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "quizzer.answers.worker", str(self.seconds)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                env=environment,
+            )
+        except OSError as error:  # no usable interpreter (an embedded Python, say)
+            self.unavailable = True
+            raise WorkerError(f"cannot start the judging process: {error}") from None
         self._replies = queue.Queue()
         threading.Thread(
             target=_forward_lines, args=(self._process, self._replies), daemon=True
@@ -103,6 +110,7 @@ class JudgeWorker:
             ready = False
         if not ready:
             self._stop()
+            self.unavailable = True
             raise WorkerError("the judging process did not start")
         return self._process
 
