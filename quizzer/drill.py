@@ -347,7 +347,7 @@ class DrillSession:
         reached = self.index + 1
         if self.stage.name == "blanks" and self.current.result is None:
             partial = self._quiz.results[-1] if self._quiz.results else None
-            if partial is None or not any(b.tries or b.hints or b.revealed for b in partial.blanks):
+            if partial is None or not partial.touched:
                 reached -= 1  # stopped before a word of it: neither right nor missed
             self.current.result = partial
         elapsed = int((self.clock() - self.started).total_seconds() * 1000)

@@ -355,9 +355,7 @@ class Screen:
             first = f"{result.right_first_time}/{len(result.blanks)}"
             style = "green" if result.right_first_time == len(result.blanks) else "yellow"
             note = " (skipped)" if result.skipped else ""
-            if not result.skipped and not any(
-                b.tries or b.hints or b.revealed for b in result.blanks
-            ):
+            if not result.skipped and not result.touched:
                 # On screen when the session stopped, but never answered: not a miss.
                 first, style, note = "–", "dim", " (not answered)"
             table.add_row(

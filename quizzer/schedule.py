@@ -38,8 +38,7 @@ def rating_for(result: CardResult) -> Rating | None:
     Hard. All right first time: Good, or Easy when also fast. A card skipped
     before any blank was tried earns nothing (None).
     """
-    touched = any(b.tries or b.hints or b.revealed for b in result.blanks)
-    if result.skipped and not touched:
+    if result.skipped and not result.touched:
         return None
     if any(b.revealed or not b.correct for b in result.blanks):
         return Rating.Again

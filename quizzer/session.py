@@ -80,6 +80,12 @@ class CardResult:
     def all_correct(self) -> bool:
         return all(b.correct for b in self.blanks)
 
+    @property
+    def touched(self) -> bool:
+        """Whether any blank was answered, hinted or revealed (a card left untouched
+        is neither right nor missed)."""
+        return any(b.tries or b.hints or b.revealed for b in self.blanks)
+
 
 @dataclass
 class SessionSummary:
