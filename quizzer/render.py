@@ -8,6 +8,7 @@ string and the command line can honour ``NO_COLOR`` / ``--no-color``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -58,9 +59,15 @@ _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def _line_editing(console: Console) -> bool:
-    """Load readline if input() will use it: stdin and stdout both the terminal."""
+    """Whether input() will edit with readline: stdin and stdout both the terminal."""
     if console.file is not sys.stdout or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
+    return _readline_ready()
+
+
+@functools.cache
+def _readline_ready() -> bool:
+    """Load and set up readline, once per process."""
     try:
         import readline
     except ImportError:  # Windows, or Python built without it
