@@ -96,10 +96,9 @@ class DeckCache:
         self, path: Path, stat: os.stat_result
     ) -> tuple[dict[str, Any], Callable[[], dict[str, Any] | None]] | None:
         """The card's summary and a function that reads its full data, if fresh."""
-        entry = self.entries.get(str(path))
-        if not isinstance(entry, dict) or entry.get("stamp") != _stamp(stat):
+        if not self.is_fresh(path, stat):
             return None
-        summary = entry.get("summary")
+        summary = self.entries[str(path)].get("summary")
         if not isinstance(summary, dict):
             return None
         card_file = self.cards_folder / f"{_key(str(path))}.json"
