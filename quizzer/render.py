@@ -185,14 +185,14 @@ class Screen:
                 tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
                 room = width - cell_len(name)
                 blanks = len(loaded.blank_names)
-                title = _crop(f"{loaded.title} · {blanks} blank{'s' if blanks != 1 else ''}", room)
+                title = _crop(f"{loaded.title} · {counted(blanks, 'blank')}", room)
                 tag_text = _crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
                 lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
         stream = self.out.file
         stream.write("\n".join(lines) + ("\n" if lines else ""))
         stream.flush()
         count = len(cards)
-        self.note(f"{count} card{'s' if count != 1 else ''}")
+        self.note(counted(count, "card"))
 
     def card(self, loaded: LoadedCard) -> None:
         """The whole card: prompt with numbered gaps, blanks, then every section."""
@@ -567,7 +567,7 @@ class Screen:
             ("cards seen", str(report.cards_seen)),
             ("reviews", str(report.reviews)),
             ("sessions", str(report.sessions)),
-            ("streak", f"{report.streak_days} day{'s' if report.streak_days != 1 else ''}"),
+            ("streak", counted(report.streak_days, "day")),
             ("due now", str(report.due_now)),
         ):
             totals.add_row(label, value)
@@ -643,9 +643,9 @@ class Screen:
             return
         parts = []
         if errors:
-            parts.append(f"{errors} problem{'s' if errors != 1 else ''}")
+            parts.append(counted(errors, "problem"))
         if warnings:
-            parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+            parts.append(counted(warnings, "warning"))
         style = "red" if errors else "yellow"
         self.err.print(Text(f"{cards} {noun} checked: {', '.join(parts)}", style=style))
 
@@ -742,6 +742,11 @@ def _rating_name(rating: Any) -> str:
     return str(getattr(rating, "name", rating))
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, plural when it is not one."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _relative(delta: Any) -> str:
     seconds = delta.total_seconds()
     if seconds <= 0:
@@ -749,7 +754,7 @@ def _relative(delta: Any) -> str:
     for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
         if seconds >= size:
             count = round(seconds / size)
-            return f"in {count} {unit}{'s' if count != 1 else ''}"
+            return f"in {counted(count, unit)}"
     return "in under a minute"
 
 

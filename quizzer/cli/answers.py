@@ -40,8 +40,10 @@ def check(
     given = list(answers or [])
     names = list(loaded.card.blanks)
     if len(given) > len(names):
+        from quizzer.render import counted
+
         raise QuizzerError(
-            f"card '{loaded.id}' has {len(names)} blank{'s' if len(names) != 1 else ''}"
+            f"card '{loaded.id}' has {counted(len(names), 'blank')}"
             f" ({', '.join(names)}) but {len(given)} answers were given"
         )
     from quizzer.answers import CardJudge, judge_bounded, unanswered

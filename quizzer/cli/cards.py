@@ -59,8 +59,10 @@ def list_cards(
         screen.card_list(cards)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
+        from quizzer.render import counted
+
         screen.warning(
-            f"{len(broken)} card file{'s' if len(broken) != 1 else ''} could not be loaded;"
+            f"{counted(len(broken), 'card file')} could not be loaded;"
             " run 'quizzer validate' to see why"
         )
 

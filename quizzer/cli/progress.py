@@ -122,11 +122,13 @@ def export(
         file.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as error:
         raise QuizzerError(f"cannot write {file}: {error.strerror or error}") from None
-    answers, reviews = len(data["attempts"]), len(data["reviews"])
-    screen_for(ctx).note(
-        f"exported {answers} answer{'s' if answers != 1 else ''} and"
-        f" {reviews} review{'s' if reviews != 1 else ''} to {file}"
+    from quizzer.render import counted
+
+    answers, reviews = (
+        counted(len(data["attempts"]), "answer"),
+        counted(len(data["reviews"]), "review"),
     )
+    screen_for(ctx).note(f"exported {answers} and {reviews} to {file}")
 
 
 @progress_app.command("import")
@@ -145,7 +147,9 @@ def import_(
     data = read_backup(file)
     with Store.open(db_path_for(ctx, db)) as store:
         added = import_progress(store, data, clock())
-    screen_for(ctx).note(f"imported {added} new answer{'s' if added != 1 else ''} from {file}")
+    from quizzer.render import counted
+
+    screen_for(ctx).note(f"imported {counted(added, 'new answer')} from {file}")
 
 
 @progress_app.command("reset")
