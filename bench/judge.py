@@ -13,7 +13,7 @@ import threading
 import time
 
 from quizzer.answers import CardJudge, judge_bounded
-from quizzer.deck import deck_sources, load_deck
+from quizzer.cards.deck import deck_sources, load_deck
 
 PATHOLOGICAL = {
     "9**9**9**9": "9**9**9**9",

@@ -27,10 +27,10 @@ with atheris.instrument_imports(include=["quizzer"]):
     import quizzer.answers.numeric
     import quizzer.answers.symbolic
     import quizzer.answers.syntax
-    import quizzer.cards
-    import quizzer.yamldoc  # noqa: F401
+    import quizzer.cards.model
+    import quizzer.cards.yamldoc  # noqa: F401
     from quizzer.answers import JUDGE_SECONDS, CardJudge, judge_bounded
-    from quizzer.deck import deck_sources, load_card_file, load_deck
+    from quizzer.cards.deck import deck_sources, load_card_file, load_deck
 
 #: A judgement may overrun its limit by the time the timer takes to fire.
 SLACK_SECONDS = 0.5

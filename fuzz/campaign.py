@@ -18,7 +18,7 @@ import time
 from quizzer.answers import judge_bounded
 from quizzer.answers.judge import CardJudge
 from quizzer.answers.syntax import AnswerError, parse
-from quizzer.deck import deck_sources, load_deck
+from quizzer.cards.deck import deck_sources, load_deck
 
 ATOMS = [
     "x",

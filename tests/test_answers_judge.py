@@ -14,8 +14,8 @@ from quizzer.answers import CardJudge, judge_bounded
 from quizzer.answers.judge import match_words, normalise_words, within_one_edit
 from quizzer.answers.symbolic import to_sympy
 from quizzer.answers.syntax import Binary, Call, Num, TooLarge
-from quizzer.cards import Card
-from quizzer.deck import deck_sources, load_card_file, load_deck
+from quizzer.cards.deck import deck_sources, load_card_file, load_deck
+from quizzer.cards.model import Card
 
 from .conftest import ATTENTION
 

@@ -12,7 +12,7 @@ import pytest
 
 from quizzer.answers import CardJudge, judge_bounded
 from quizzer.answers.worker import GRACE_SECONDS, JudgeWorker
-from quizzer.deck import load_card_file
+from quizzer.cards.deck import load_card_file
 
 from .conftest import ATTENTION
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from quizzer.cards import card_json_schema
+from quizzer.cards.model import card_json_schema
 
 from .conftest import ATTENTION, MINIMAL_CARD, REPO
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from quizzer.deck import load_card_file
+from quizzer.cards.deck import load_card_file
 
 
 def test_new_writes_a_loadable_template(invoke, tmp_path):

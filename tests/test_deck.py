@@ -6,14 +6,14 @@ import os
 
 import pytest
 
-from quizzer.cards import Card
-from quizzer.deck import (
+from quizzer.cards.deck import (
     bundled_content_dir,
     deck_sources,
     load_card_file,
     load_deck,
     resolve_card,
 )
+from quizzer.cards.model import Card
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
 
 from .conftest import ATTENTION, MINIMAL_CARD

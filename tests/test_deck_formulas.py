@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from quizzer.answers import CardJudge
-from quizzer.deck import deck_sources, load_deck
+from quizzer.cards.deck import deck_sources, load_deck
 
 DECK = load_deck(deck_sources([], {}))
 RNG = np.random.default_rng(12345)

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from quizzer import deck as deck_module
-from quizzer.deck import load_deck
-from quizzer.deckcache import DeckCache
+from quizzer.cards import deck as deck_module
+from quizzer.cards.cache import DeckCache
+from quizzer.cards.deck import load_deck
 
 from .conftest import MINIMAL_CARD
 
@@ -121,7 +121,7 @@ def test_an_unwritable_cache_folder_is_harmless(folder, monkeypatch, tmp_path):
 
 
 def test_find_cached_takes_a_fresh_card_without_walking_the_deck(folder, monkeypatch):
-    from quizzer.deck import find_cached
+    from quizzer.cards.deck import find_cached
 
     assert find_cached("a", [folder]) is None  # nothing cached yet
     load_deck([folder], cached=True)

@@ -11,9 +11,10 @@ import pytest
 from fsrs import Rating
 
 from quizzer.answers import CardJudge
-from quizzer.cards import Card
-from quizzer.deck import load_card_file
-from quizzer.drill import (
+from quizzer.cards.deck import load_card_file
+from quizzer.cards.model import Card
+from quizzer.progress.schedule import make_scheduler, review
+from quizzer.study.drill import (
     ApproachShown,
     DrillCardStarted,
     DrillFinished,
@@ -26,7 +27,6 @@ from quizzer.drill import (
     order_for_drill,
     pick_follow_up,
 )
-from quizzer.schedule import make_scheduler, review
 
 from .conftest import ATTENTION
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.cards import Card
-from quizzer.deck import load_card_file
-from quizzer.export import cloze_text, markdown_sheet
+from quizzer.cards.deck import load_card_file
+from quizzer.cards.model import Card
+from quizzer.export.anki import cloze_text
+from quizzer.export.markdown import markdown_sheet
 
 from .conftest import ATTENTION, REPO
 

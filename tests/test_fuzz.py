@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from quizzer.answers import judge_bounded
 from quizzer.answers.judge import CardJudge
-from quizzer.deck import load_card_file
+from quizzer.cards.deck import load_card_file
 
 from .conftest import ATTENTION
 from .test_answers_judge import card_with

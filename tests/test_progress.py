@@ -14,20 +14,13 @@ from fsrs import Rating
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quizzer import store as store_module
-from quizzer.progress import (
-    BadBackup,
-    SessionProgress,
-    export_progress,
-    import_progress,
-    new_cards_seen_on,
-    read_backup,
-    report,
-    streak,
-)
-from quizzer.schedule import make_scheduler
-from quizzer.session import BlankResult, CardResult
-from quizzer.store import Attempt, Store
+from quizzer.progress import store as store_module
+from quizzer.progress.backup import BadBackup, export_progress, import_progress, read_backup
+from quizzer.progress.schedule import make_scheduler
+from quizzer.progress.stats import report, streak
+from quizzer.progress.store import Attempt, Store
+from quizzer.study.quiz import BlankResult, CardResult
+from quizzer.study.recording import SessionProgress, new_cards_seen_on
 
 from .test_store import attempts as attempt_strategy
 
@@ -63,7 +56,7 @@ def test_saving_a_review_schedules_the_card(tmp_path):
 
 
 def test_answer_changes_are_reported_once(tmp_path):
-    from quizzer.cards import Card
+    from quizzer.cards.model import Card
 
     card = Card.model_validate(
         {

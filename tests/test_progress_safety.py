@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from quizzer.store import Attempt, Store, StoreError
+from quizzer.progress.store import Attempt, Store, StoreError
 
 pytestmark = pytest.mark.slow
 

@@ -7,17 +7,16 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from fsrs import Rating, State
 
-from quizzer.schedule import (
-    EASY_MS_PER_BLANK,
+from quizzer.progress.schedule import (
     forecast,
     fsrs_id,
     make_scheduler,
     plan_review,
-    rating_for,
     retrievability,
     review,
 )
-from quizzer.session import BlankResult, CardResult
+from quizzer.study.quiz import BlankResult, CardResult
+from quizzer.study.recording import EASY_MS_PER_BLANK, rating_for
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 

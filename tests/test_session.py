@@ -7,9 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from quizzer.answers import CardJudge
-from quizzer.cards import Card
-from quizzer.deck import load_card_file, select_cards
-from quizzer.session import (
+from quizzer.cards.deck import load_card_file, select_cards
+from quizzer.cards.model import Card
+from quizzer.study.quiz import (
     BlankAsked,
     CardFinished,
     CardStarted,
@@ -221,7 +221,7 @@ def test_session_rejects_nonsense_setup():
 
 
 def test_select_cards(tmp_path):
-    from quizzer.deck import load_deck
+    from quizzer.cards.deck import load_deck
 
     from .conftest import MINIMAL_CARD
 

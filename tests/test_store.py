@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quizzer.store import (
+from quizzer.progress.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Attempt,

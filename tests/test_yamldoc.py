@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.yamldoc import Position, YamlError, load_yaml
+from quizzer.cards.yamldoc import Position, YamlError, load_yaml
 
 
 def test_positions_of_nested_values_and_keys():

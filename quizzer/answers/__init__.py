@@ -13,31 +13,23 @@ only where an answer is judged.
 
 from __future__ import annotations
 
-import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from quizzer.answers.deadline import (
+    JUDGE_SECONDS,
+    JudgeTimeout,
+    _timer_usable,
+    deadline,
+    judge_in_this_thread,
+)
 from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
 from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
-from quizzer.cards import Card
+from quizzer.cards.model import Card
 
 if TYPE_CHECKING:
     from quizzer.answers.worker import JudgeWorker
-
-#: Wall-clock limit for judging one answer.
-JUDGE_SECONDS = 2.0
-
-
-class JudgeTimeout(Exception):
-    """Judging one answer took longer than its limit."""
-
-
-def _timer_usable() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-
 
 _workers: dict[float, JudgeWorker] = {}  # by time limit; shared by every thread
 _workers_lock = threading.Lock()
@@ -50,31 +42,6 @@ def _worker(seconds: float) -> JudgeWorker:
         if seconds not in _workers:
             _workers[seconds] = JudgeWorker(seconds)
         return _workers[seconds]
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Raise :class:`JudgeTimeout` in the main thread once ``seconds`` have passed.
-
-    Size limits on the parsed tree already bound the work (and the memory)
-    of every step; this is the backstop for anything they miss. A timer
-    signal only reaches the main thread; :func:`judge_bounded` sends work
-    from other threads to a child process instead.
-    """
-    if not _timer_usable() or seconds <= 0:
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise JudgeTimeout()
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def judge_bounded(
@@ -94,22 +61,7 @@ def judge_bounded(
             return _worker(seconds).judge(judge, blank, text)
         except WorkerError:
             pass  # no child process here: judge in this thread, bounded by size limits only
-    try:
-        with deadline(seconds):
-            return judge.judge(blank, text)
-    except JudgeTimeout:
-        return Verdict(
-            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
-        )
-    except (RecursionError, MemoryError):
-        return Verdict(
-            blank,
-            text,
-            False,
-            "too_large",
-            feedback="answer too complex to judge",
-            decided_by="limits",
-        )
+    return judge_in_this_thread(judge, blank, text, seconds)
 
 
 _judges: dict[tuple[str, int], CardJudge] = {}  # (card as JSON, seed) -> its compiled judge
@@ -118,7 +70,7 @@ _judges: dict[tuple[str, int], CardJudge] = {}  # (card as JSON, seed) -> its co
 @lru_cache(maxsize=128)
 def _known_card(card_id: str) -> Card:
     """A card by id, looked up once per process (from the deck cache, not re-validated)."""
-    from quizzer.deck import deck_sources, resolve_card
+    from quizzer.cards.deck import deck_sources, resolve_card
 
     return resolve_card(card_id, deck_sources(), cached=True).card
 
@@ -134,11 +86,14 @@ def judge(card: Card | str, blank: str, text: str, *, seed: int = 0) -> Verdict:
 
 
 __all__ = [
+    "JUDGE_SECONDS",
     "AnswerError",
     "CardJudge",
+    "JudgeTimeout",
     "TooLarge",
     "UnknownSymbol",
     "Verdict",
+    "deadline",
     "judge",
     "judge_bounded",
     "parse",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from quizzer.answers import judge_bounded
 from quizzer.answers.judge import CardJudge, is_phrase, normalise_words
 from quizzer.answers.syntax import AnswerError, parse
-from quizzer.cards import Card, CardProblem
+from quizzer.cards.model import Card, CardProblem
 
 
 def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProblem]:

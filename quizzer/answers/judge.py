@@ -42,7 +42,7 @@ from quizzer.answers.syntax import (
     Transpose,
     parse,
 )
-from quizzer.cards import Blank, Card
+from quizzer.cards.model import Blank, Card
 
 POINTS = 12
 MIN_VALID_POINTS = 4

@@ -140,9 +140,9 @@ def _forward_lines(process: subprocess.Popen[str], replies: queue.Queue[str | No
 
 def serve(seconds: float) -> None:
     """Judge each request line with the main-thread timer until input ends."""
-    from quizzer.answers import judge_bounded
+    from quizzer.answers.deadline import judge_in_this_thread
     from quizzer.answers.judge import CardJudge
-    from quizzer.cards import Card
+    from quizzer.cards.model import Card
 
     _limit_memory(MEMORY_HEADROOM_BYTES)
     judges: dict[str, CardJudge] = {}
@@ -152,7 +152,7 @@ def serve(seconds: float) -> None:
         key = json.dumps([request["card"], request["seed"]], sort_keys=True)
         if key not in judges:
             judges[key] = CardJudge(Card.model_validate(request["card"]), seed=request["seed"])
-        verdict = judge_bounded(judges[key], request["blank"], request["text"], seconds)
+        verdict = judge_in_this_thread(judges[key], request["blank"], request["text"], seconds)
         _reply(asdict(verdict))
 
 

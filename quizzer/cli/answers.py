@@ -33,14 +33,14 @@ def check(
     Exit 0 when every blank is right, 1 otherwise.
     Example: [bold]quizzer check attention -a 'd_k^(1/2)' -a V[/bold]
     """
-    from quizzer.deck import resolve_card
+    from quizzer.cards.deck import resolve_card
 
     screen = screen_for(ctx)
     loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
     given = list(answers or [])
     names = list(loaded.card.blanks)
     if len(given) > len(names):
-        from quizzer.render import counted
+        from quizzer.ui.render import counted
 
         raise QuizzerError(
             f"card '{loaded.id}' has {counted(len(names), 'blank')}"

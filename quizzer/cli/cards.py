@@ -36,7 +36,7 @@ def list_cards(
 
     Example: [bold]quizzer list --tag attention[/bold]
     """
-    from quizzer.deck import load_deck, select_cards
+    from quizzer.cards.deck import load_deck, select_cards
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
@@ -59,7 +59,7 @@ def list_cards(
         screen.card_list(cards)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
-        from quizzer.render import counted
+        from quizzer.ui.render import counted
 
         screen.warning(
             f"{counted(len(broken), 'card file')} could not be loaded;"
@@ -78,7 +78,7 @@ def show(
 
     Example: [bold]quizzer show attention[/bold]
     """
-    from quizzer.deck import resolve_card
+    from quizzer.cards.deck import resolve_card
 
     screen = screen_for(ctx)
     loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
@@ -109,7 +109,7 @@ def validate(
     Exit 0 when clean, 1 when there are problems.
     Example: [bold]quizzer validate --strict content/[/bold]
     """
-    from quizzer.validate import validate_paths
+    from quizzer.cards.validate import validate_paths
 
     screen = screen_for(ctx)
     with reviewed_answers(db_path_for(ctx, db)) as reviewed:
@@ -141,9 +141,9 @@ def new(
     import os
     import re
 
-    from quizzer.cards import ID_PATTERN
-    from quizzer.deck import schema_file
-    from quizzer.template import card_template
+    from quizzer.cards.deck import schema_file
+    from quizzer.cards.model import ID_PATTERN
+    from quizzer.cards.template import card_template
 
     if not re.match(ID_PATTERN, card_id):
         raise QuizzerError(
@@ -172,7 +172,7 @@ def new(
 @contextmanager
 def reviewed_answers(path: Path) -> Iterator[Callable[[str], dict[str, tuple[str, str]]] | None]:
     """The learner's record of answers as last reviewed, if there is a usable database."""
-    from quizzer.store import Store, StoreError
+    from quizzer.progress.store import Store, StoreError
 
     if not path.exists():
         yield None
@@ -194,6 +194,6 @@ def schema(ctx: typer.Context) -> None:
 
     Example: [bold]quizzer schema > card.schema.json[/bold]
     """
-    from quizzer.cards import card_json_schema
+    from quizzer.cards.model import card_json_schema
 
     screen_for(ctx).json(card_json_schema())

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:  # the presentation layer pulls in pydantic and rich: load it on first use
-    from quizzer.render import Screen
+    from quizzer.ui.render import Screen
 
 DeckOption = Annotated[
     list[Path] | None,
@@ -51,21 +51,21 @@ def settings_of(ctx: Any) -> Settings:
 
 
 def screen_for(ctx: Any) -> Screen:
-    from quizzer.render import Screen
+    from quizzer.ui.render import Screen
 
     return Screen(no_color=settings_of(ctx).no_color)
 
 
 def sources_for(ctx: Any, decks: list[Path] | None) -> list[Path]:
     """Bundled deck, QUIZZER_DECKS, then --deck given before and after the command."""
-    from quizzer.deck import deck_sources
+    from quizzer.cards.deck import deck_sources
 
     return deck_sources([*settings_of(ctx).decks, *(decks or [])])
 
 
 def db_path_for(ctx: Any, db: Path | None) -> Path:
     """--db after the command, else before it, else QUIZZER_DB, else the user data folder."""
-    from quizzer.store import default_path
+    from quizzer.progress.store import default_path
 
     return db or settings_of(ctx).db or default_path()
 
@@ -91,7 +91,7 @@ def clock() -> datetime:
 
 def complete_card(incomplete: str) -> list[tuple[str, str]]:
     """Shell completion for card ids: (id, title) pairs starting with ``incomplete``."""
-    from quizzer.deck import deck_sources, load_deck
+    from quizzer.cards.deck import deck_sources, load_deck
 
     try:
         deck = load_deck(deck_sources(), cached=True)
@@ -102,7 +102,7 @@ def complete_card(incomplete: str) -> list[tuple[str, str]]:
 
 def complete_tag(incomplete: str) -> list[str]:
     """Shell completion for tags."""
-    from quizzer.deck import deck_sources, load_deck
+    from quizzer.cards.deck import deck_sources, load_deck
 
     try:
         deck = load_deck(deck_sources(), cached=True)

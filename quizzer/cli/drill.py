@@ -55,11 +55,12 @@ def drill(
     """
     import random
 
-    from quizzer.deck import load_deck, select_cards
-    from quizzer.drill import DrillSession, order_for_drill
-    from quizzer.progress import SessionProgress, lapses
-    from quizzer.schedule import make_scheduler, rating_for
-    from quizzer.store import Store
+    from quizzer.cards.deck import load_deck, select_cards
+    from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.stats import lapses
+    from quizzer.progress.store import Store
+    from quizzer.study.drill import DrillSession, order_for_drill
+    from quizzer.study.recording import SessionProgress, rating_for
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
@@ -69,7 +70,7 @@ def drill(
         if path.exists():
             with Store.open(path, create=False) as store:
                 attempts = store.attempts()
-        from quizzer.progress import topics
+        from quizzer.progress.stats import topics
 
         rows = topics({c.id: c.tags for c in loaded.cards}, attempts)
         if json:
@@ -110,7 +111,7 @@ def drill(
         _run(screen, session, judges, progress, interactive, rating_for)
         report = session.report
         if sheet is not None and report is not None:
-            from quizzer.drill import cheat_sheet_markdown
+            from quizzer.study.drill import cheat_sheet_markdown
 
             try:
                 sheet.write_text(cheat_sheet_markdown(report, clock()), encoding="utf-8")
@@ -127,8 +128,8 @@ def drill(
 def _run(
     screen: Any, session: Any, judges: Judges, progress: Any, interactive: bool, rating_for: Any
 ) -> None:
-    from quizzer.drill import FollowUpGraded
-    from quizzer.session import CardFinished
+    from quizzer.study.drill import FollowUpGraded
+    from quizzer.study.quiz import CardFinished
 
     def show(events: list[Any]) -> None:
         for event in events:

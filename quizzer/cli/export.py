@@ -50,7 +50,7 @@ def anki(
     Re-exporting after an edit updates the same notes (stable GUIDs).
     Example: [bold]quizzer export anki ml.apkg --tag transformers[/bold]
     """
-    from quizzer.export import write_anki
+    from quizzer.export.anki import write_anki
 
     _check_target(out)
     chosen = _cards(ctx, cards, tag, deck)
@@ -65,7 +65,7 @@ def _write_cards(
     ctx: Any, out: Path, tag: list[str] | None, deck: list[Path] | None, render: Any
 ) -> None:
     """Write the chosen cards to ``out`` as ``render`` formats them."""
-    from quizzer.export import write_text
+    from quizzer.export.markdown import write_text
 
     _check_target(out)
     chosen = _cards(ctx, None, tag, deck)
@@ -84,7 +84,7 @@ def markdown(
 
     Example: [bold]quizzer export markdown sheet.md[/bold]
     """
-    from quizzer.export import markdown_sheet
+    from quizzer.export.markdown import markdown_sheet
 
     _write_cards(ctx, out, tag, deck, markdown_sheet)
 
@@ -99,7 +99,7 @@ def json_(
     """
     import json
 
-    from quizzer.export import deck_json
+    from quizzer.export.markdown import deck_json
 
     _write_cards(
         ctx,

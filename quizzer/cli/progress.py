@@ -44,10 +44,10 @@ def stats(
 
     Example: [bold]quizzer stats[/bold]  or  [bold]quizzer stats attention[/bold]
     """
-    from quizzer.deck import load_deck
-    from quizzer.progress import Report, card_history, report
-    from quizzer.schedule import FORECAST_DAYS, make_scheduler
-    from quizzer.store import Store
+    from quizzer.cards.deck import load_deck
+    from quizzer.progress.schedule import FORECAST_DAYS, make_scheduler
+    from quizzer.progress.stats import Report, card_history, report
+    from quizzer.progress.store import Store
 
     screen = screen_for(ctx)
     path = db_path_for(ctx, db)
@@ -110,8 +110,8 @@ def export(
     """
     import json
 
-    from quizzer.progress import export_progress
-    from quizzer.store import Store
+    from quizzer.progress.backup import export_progress
+    from quizzer.progress.store import Store
 
     path = db_path_for(ctx, db)
     if not path.exists():
@@ -122,7 +122,7 @@ def export(
         file.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as error:
         raise QuizzerError(f"cannot write {file}: {error.strerror or error}") from None
-    from quizzer.render import counted
+    from quizzer.ui.render import counted
 
     answers, reviews = (
         counted(len(data["attempts"]), "answer"),
@@ -141,13 +141,13 @@ def import_(
 
     Example: [bold]quizzer progress import backup.json[/bold]
     """
-    from quizzer.progress import import_progress, read_backup
-    from quizzer.store import Store
+    from quizzer.progress.backup import import_progress, read_backup
+    from quizzer.progress.store import Store
 
     data = read_backup(file)
     with Store.open(db_path_for(ctx, db)) as store:
         added = import_progress(store, data, clock())
-    from quizzer.render import counted
+    from quizzer.ui.render import counted
 
     screen_for(ctx).note(f"imported {counted(added, 'new answer')} from {file}")
 
@@ -165,7 +165,7 @@ def reset(
 
     Example: [bold]quizzer progress reset attention --yes[/bold]
     """
-    from quizzer.store import Store
+    from quizzer.progress.store import Store
 
     what = f"progress on {card}" if card else "all progress"
     if not yes:

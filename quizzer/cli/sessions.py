@@ -24,10 +24,10 @@ from quizzer.errors import ExitCode, QuizzerError
 
 if TYPE_CHECKING:
     from quizzer.answers import CardJudge, Verdict
-    from quizzer.cards import Card
-    from quizzer.deck import LoadedCard
-    from quizzer.render import Screen
-    from quizzer.store import Store
+    from quizzer.cards.deck import LoadedCard
+    from quizzer.cards.model import Card
+    from quizzer.progress.store import Store
+    from quizzer.ui.render import Screen
 
 app = typer.Typer()
 
@@ -107,7 +107,7 @@ def choose_cards(
     shuffle: bool,
     seed: int | None,
 ) -> list[LoadedCard]:
-    from quizzer.deck import find_cached, load_deck, resolve_card, select_cards
+    from quizzer.cards.deck import find_cached, load_deck, resolve_card, select_cards
 
     sources = sources_for(ctx, deck)
     if names and not any(_is_path(name) for name in names):
@@ -142,7 +142,7 @@ def choose_cards(
 
 
 def _is_path(name: str) -> bool:
-    from quizzer.deck import looks_like_path
+    from quizzer.cards.deck import looks_like_path
 
     return looks_like_path(name) or Path(name).is_file()
 
@@ -170,9 +170,9 @@ def run_session(
     rate_prompt: bool,
 ) -> None:
     """Drive a session in the terminal (or from a pipe) until it ends."""
-    from quizzer.progress import SessionProgress
-    from quizzer.schedule import make_scheduler, rating_for
-    from quizzer.session import KEYS_HELP, CardFinished, QuizSession
+    from quizzer.progress.schedule import make_scheduler
+    from quizzer.study.quiz import KEYS_HELP, CardFinished, QuizSession
+    from quizzer.study.recording import SessionProgress, rating_for
 
     screen = screen_for(ctx)
     progress = SessionProgress(store, make_scheduler(), mode, clock()) if store else None
@@ -222,7 +222,7 @@ def run_session(
 
 
 def open_store(ctx: Any, db: Path | None) -> Store:
-    from quizzer.store import Store
+    from quizzer.progress.store import Store
 
     return Store.open(db_path_for(ctx, db))
 
@@ -289,9 +289,9 @@ def review(
 
     Example: [bold]quizzer review --limit 20[/bold]
     """
-    from quizzer.deck import load_deck, select_cards
-    from quizzer.progress import new_cards_seen_on
-    from quizzer.schedule import plan_review
+    from quizzer.cards.deck import load_deck, select_cards
+    from quizzer.progress.schedule import plan_review
+    from quizzer.study.recording import new_cards_seen_on
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)

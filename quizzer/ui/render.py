@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.cards import Card, Gap
+from quizzer.cards.model import Card, Gap
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 
     from rich.markdown import Markdown
 
-    from quizzer import progress
-    from quizzer import session as flow
     from quizzer.answers import Verdict
-    from quizzer.deck import LoadedCard, Problem
+    from quizzer.cards.deck import LoadedCard, Problem
+    from quizzer.progress import stats
+    from quizzer.study import quiz as flow
+    from quizzer.study import recording
 
 
 def _markdown(text: str) -> Markdown:
@@ -257,7 +258,7 @@ class Screen:
         wait: Callable[[str], bool] | None = None,
     ) -> None:
         """Show one thing that happened in a session."""
-        from quizzer import session as flow
+        from quizzer.study import quiz as flow
 
         if isinstance(event, flow.CardStarted):
             self.card_started(event)
@@ -395,8 +396,8 @@ class Screen:
         return f"{clock} did you get it? y/n, or 1 Again 2 Hard 3 Good 4 Easy › "
 
     def drill_event(self, event: Any) -> None:
-        from quizzer import drill
-        from quizzer import session as flow
+        from quizzer.study import drill
+        from quizzer.study import quiz as flow
 
         if isinstance(event, drill.DrillCardStarted):
             from rich.rule import Rule
@@ -497,7 +498,7 @@ class Screen:
         if report.missed:
             self.out.print(section_panel("Cheat sheet", cheat_sheet(report.missed), "cyan"))
 
-    def topics(self, topics: Sequence[progress.Topic]) -> None:
+    def topics(self, topics: Sequence[stats.Topic]) -> None:
         table = Table(show_edge=False, pad_edge=False, header_style="bold")
         table.add_column("topic (tag)", style="green")
         table.add_column("cards", justify="right")
@@ -531,7 +532,7 @@ class Screen:
             )
         )
 
-    def answer_changes(self, card_id: str, changes: Sequence[progress.AnswerChange]) -> None:
+    def answer_changes(self, card_id: str, changes: Sequence[recording.AnswerChange]) -> None:
         for change in changes:
             self.out.print(
                 Text.assemble(
@@ -556,7 +557,7 @@ class Screen:
 
     # -- progress -----------------------------------------------------------------
 
-    def report(self, report: progress.Report, path: str, now: datetime) -> None:
+    def report(self, report: stats.Report, path: str, now: datetime) -> None:
         totals = Table(show_header=False, box=None, pad_edge=False)
         totals.add_column(style="bold")
         totals.add_column(justify="right")
@@ -595,7 +596,7 @@ class Screen:
             self.out.print(table)
         self.note(f"progress in {path}")
 
-    def history(self, history: progress.CardHistory, now: datetime) -> None:
+    def history(self, history: stats.CardHistory, now: datetime) -> None:
         self.out.print(Text(history.card_id, style="bold cyan"))
         if history.due is not None:
             recall = f"{history.retrievability:.0%}" if history.retrievability is not None else "–"

@@ -6,7 +6,7 @@ loud or typed), sees the approach, and grades themself; follow-ups are review
 items of their own (``attention#follow-1``), so the weak ones come back.
 When time runs out, the current card finishes and the drill ends.
 
-Like :mod:`quizzer.session`, nothing here prints or reads input: feed it
+Like :mod:`quizzer.study.quiz`, nothing here prints or reads input: feed it
 lines, render the events it returns. The clock is passed in.
 """
 
@@ -20,9 +20,9 @@ from typing import Any
 
 from fsrs import Rating
 
-from quizzer.cards import Card, FollowUp
-from quizzer.schedule import due_at
-from quizzer.session import (
+from quizzer.cards.model import Card, FollowUp
+from quizzer.progress.schedule import due_at
+from quizzer.study.quiz import (
     QUIT,
     CardFinished,
     CardResult,

@@ -12,8 +12,8 @@ from typing import Any
 
 from quizzer.answers import CardJudge
 from quizzer.answers.checks import answer_problems
-from quizzer.cards import CardProblem, publishing_problems
-from quizzer.deck import PARALLEL_FROM, LoadedCard, Problem, card_files, load_deck
+from quizzer.cards.deck import PARALLEL_FROM, LoadedCard, Problem, card_files, load_deck
+from quizzer.cards.model import CardProblem, publishing_problems
 from quizzer.errors import DeckNotFound
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from quizzer.cards import Card
-from quizzer.store import Attempt
+from quizzer.cards.model import Card
+from quizzer.progress.store import Attempt
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict

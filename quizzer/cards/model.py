@@ -308,7 +308,7 @@ def publishing_problems(card: Card) -> list[CardProblem]:
 
 def _placeholders(card: Card) -> list[CardProblem]:
     """Template text (``TODO``) left anywhere in the card."""
-    from quizzer.template import PLACEHOLDER
+    from quizzer.cards.template import PLACEHOLDER
 
     found: list[CardProblem] = []
 

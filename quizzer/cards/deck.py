@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from quizzer.cards import Card, CardProblem, card_problems, fields_at, trusted_card
+from quizzer.cards.model import Card, CardProblem, card_problems, fields_at, trusted_card
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-    from quizzer.yamldoc import YamlDoc
+    from quizzer.cards.yamldoc import YamlDoc
 
 
 CARD_SUFFIXES = (".yaml", ".yml")
@@ -160,18 +160,18 @@ def bundled_content_dir() -> Path:
     In a wheel it is ``quizzer/content``; in a source checkout (or an editable
     install) it is ``content/`` at the top of the repository.
     """
-    here = Path(__file__).resolve().parent
-    installed = here / "content"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "content"
     if installed.is_dir():
         return installed
-    return here.parent / "content"
+    return package.parent / "content"
 
 
 def schema_file() -> Path:
     """The card JSON Schema shipped with quizzer (for editors)."""
-    here = Path(__file__).resolve().parent
-    installed = here / "card.schema.json"
-    return installed if installed.is_file() else here.parent / "schema" / "card.schema.json"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "card.schema.json"
+    return installed if installed.is_file() else package.parent / "schema" / "card.schema.json"
 
 
 def deck_sources(
@@ -281,7 +281,7 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     """Load and check one card file. Never raises for a bad file: it returns problems."""
     from pydantic import ValidationError
 
-    from quizzer.yamldoc import YamlError, load_yaml
+    from quizzer.cards.yamldoc import YamlError, load_yaml
 
     name = str(path)
     try:
@@ -326,7 +326,7 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
     from the deck cache, without YAML parsing or validation (and without
     their source positions, which only ``validate`` needs).
     """
-    from quizzer.deckcache import DeckCache
+    from quizzer.cards.cache import DeckCache
 
     deck = Deck()
     seen_files: set[Path] = set()
@@ -411,7 +411,7 @@ def _fill_cache(cache: Any, files: list[tuple[Path, str]]) -> None:
 
 def _parse_for_cache(job: tuple[Path, Path]) -> dict[str, Any] | None:
     """In a worker: parse one card file and store it in the cache folder."""
-    from quizzer.deckcache import store_card
+    from quizzer.cards.cache import store_card
 
     path, cards_folder = job
     try:
@@ -481,7 +481,7 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     instead of walking them all. None means "load the deck" (the id is not
     cached, or its file changed); duplicate ids are left to list and validate.
     """
-    from quizzer.deckcache import DeckCache
+    from quizzer.cards.cache import DeckCache
 
     for source in sources:
         cache = DeckCache(source)

@@ -18,10 +18,6 @@ from typing import Any
 from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
 
-from quizzer.session import CardResult
-
-#: A card whose blanks were all right first time within this many ms per blank is Easy.
-EASY_MS_PER_BLANK = 10_000
 DEFAULT_NEW_PER_DAY = 10
 FORECAST_DAYS = 14
 
@@ -29,24 +25,6 @@ FORECAST_DAYS = 14
 def make_scheduler(*, fuzz: bool = True) -> Scheduler:
     """FSRS with its default (FSRS-6) parameters. Fuzzing spreads due dates a little."""
     return Scheduler(enable_fuzzing=fuzz)
-
-
-def rating_for(result: CardResult) -> Rating | None:
-    """The rating a card earned, so the learner never has to rate it.
-
-    Any blank revealed or failed: Again. Right only after a retry or a hint:
-    Hard. All right first time: Good, or Easy when also fast. A card skipped
-    before any blank was tried earns nothing (None).
-    """
-    if result.skipped and not result.touched:
-        return None
-    if any(b.revealed or not b.correct for b in result.blanks):
-        return Rating.Again
-    if any(b.tries > 1 or b.hints for b in result.blanks):
-        return Rating.Hard
-    if result.ms <= EASY_MS_PER_BLANK * len(result.blanks):
-        return Rating.Easy
-    return Rating.Good
 
 
 def fsrs_id(card_id: str) -> int:

@@ -1,0 +1,1 @@
+"""Cards: the model, YAML reading, decks, the cache, validation, the template."""

@@ -1,0 +1,1 @@
+"""Exports: Anki packages (anki), Markdown sheets and deck JSON (markdown)."""

@@ -1,0 +1,1 @@
+"""Progress: the SQLite store, FSRS scheduling, statistics, backups."""

@@ -1,0 +1,200 @@
+"""The stats report: accuracy, streak, topics, forecast, weakest cards, one card's history.
+
+Everything here reads a :class:`~quizzer.progress.store.Store` and takes the time as an
+argument; nothing prints.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from fsrs import Rating, Scheduler
+
+from quizzer.progress import schedule
+from quizzer.progress.store import Attempt, Review, Store
+
+EXPORT_FORMAT = "quizzer-progress"
+EXPORT_VERSION = 1
+
+
+# -- the stats report ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TagAccuracy:
+    tag: str
+    attempts: int
+    correct: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.attempts if self.attempts else 0.0
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A tag with its number of cards and the learner's answers on them."""
+
+    tag: str
+    cards: int
+    attempts: int
+    correct: int
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.attempts if self.attempts else None
+
+
+def topics(tags_by_card: Mapping[str, Sequence[str]], attempts: Sequence[Attempt]) -> list[Topic]:
+    """Every tag of the deck, with card counts and accuracy, alphabetically."""
+    cards = Counter(tag for tags in tags_by_card.values() for tag in tags)
+    answered: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    for attempt in attempts:
+        for tag in tags_by_card.get(attempt.card_id, ()):
+            answered[tag] += 1
+            right[tag] += attempt.correct
+    return [Topic(tag, cards[tag], answered[tag], right[tag]) for tag in sorted(cards)]
+
+
+@dataclass(frozen=True)
+class WeakCard:
+    card_id: str
+    lapses: int
+    retrievability: float | None
+
+
+@dataclass
+class Report:
+    """Every figure of ``quizzer stats``."""
+
+    attempts: int
+    correct: int
+    cards_seen: int
+    sessions: int
+    reviews: int
+    streak_days: int
+    study_days: int
+    due_now: int
+    forecast: list[int]
+    tags: list[TagAccuracy] = field(default_factory=list)
+    weakest: list[WeakCard] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.attempts if self.attempts else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attempts": self.attempts,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "cards_seen": self.cards_seen,
+            "sessions": self.sessions,
+            "reviews": self.reviews,
+            "streak_days": self.streak_days,
+            "study_days": self.study_days,
+            "due_now": self.due_now,
+            "forecast": self.forecast,
+            "tags": [
+                {"tag": t.tag, "attempts": t.attempts, "correct": t.correct, "accuracy": t.accuracy}
+                for t in self.tags
+            ],
+            "weakest": [
+                {"card": w.card_id, "lapses": w.lapses, "retrievability": w.retrievability}
+                for w in self.weakest
+            ],
+        }
+
+
+def streak(days: set[date], today: date) -> int:
+    """Consecutive study days ending today (or yesterday, if today is not over yet)."""
+    current = today if today in days else today - timedelta(days=1)
+    count = 0
+    while current in days:
+        count += 1
+        current -= timedelta(days=1)
+    return count
+
+
+def lapses(reviews: Sequence[Review]) -> int:
+    """Times a card was forgotten after it had first been reviewed."""
+    return sum(1 for item in reviews[1:] if item.rating == int(Rating.Again))
+
+
+def report(
+    store: Store,
+    tags_by_card: Mapping[str, Sequence[str]],
+    scheduler: Scheduler,
+    now: datetime,
+    *,
+    weakest: int = 5,
+) -> Report:
+    """The progress report: totals, streak, per-tag accuracy, forecast, weakest cards."""
+    totals = store.totals()
+    attempts = store.attempts()
+    by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for attempt in attempts:
+        for tag in tags_by_card.get(attempt.card_id, ()):
+            by_tag[tag][0] += 1
+            by_tag[tag][1] += attempt.correct
+    days = {a.at.date() for a in attempts}
+    # Follow-up questions (``card#follow-1``) are review items too, but the report is about cards.
+    states = {k: v for k, v in store.fsrs_cards().items() if "#" not in k}
+    reviews_by_card: dict[str, list[Review]] = defaultdict(list)
+    all_reviews = store.reviews()
+    for item in all_reviews:
+        reviews_by_card[item.card_id].append(item)
+    all_reviews = [r for r in all_reviews if "#" not in r.card_id]
+    weak = [
+        WeakCard(
+            card_id,
+            lapses(reviews_by_card[card_id]),
+            schedule.retrievability(scheduler, card_id, state, now),
+        )
+        for card_id, state in states.items()
+    ]
+    weak.sort(key=lambda w: (-w.lapses, w.retrievability if w.retrievability is not None else 1))
+    return Report(
+        attempts=totals.attempts,
+        correct=totals.correct,
+        cards_seen=totals.cards_seen,
+        sessions=totals.sessions,
+        reviews=len(all_reviews),
+        streak_days=streak(days, now.date()),
+        study_days=len(days),
+        due_now=sum(1 for s in states.values() if schedule.due_at(s) <= now),
+        forecast=schedule.forecast(states.values(), now),
+        tags=sorted(
+            (TagAccuracy(tag, n, right) for tag, (n, right) in by_tag.items()),
+            key=lambda t: (t.accuracy, -t.attempts),
+        ),
+        weakest=weak[:weakest],
+    )
+
+
+@dataclass(frozen=True)
+class CardHistory:
+    card_id: str
+    attempts: list[Attempt]
+    reviews: list[Review]
+    due: datetime | None
+    retrievability: float | None
+    lapses: int
+
+
+def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime) -> CardHistory:
+    state = store.fsrs_cards().get(card_id)
+    reviews = store.reviews(card_id)
+    return CardHistory(
+        card_id=card_id,
+        attempts=store.attempts(card_id),
+        reviews=reviews,
+        due=schedule.due_at(state) if state else None,
+        retrievability=schedule.retrievability(scheduler, card_id, state, now) if state else None,
+        lapses=lapses(reviews),
+    )

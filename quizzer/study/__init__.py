@@ -1,0 +1,1 @@
+"""Study: quiz, review and drill sessions as plain objects, and recording them."""

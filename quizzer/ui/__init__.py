@@ -1,0 +1,1 @@
+"""Presentation: the only layer that imports rich."""
