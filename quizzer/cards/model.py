@@ -52,13 +52,29 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+Bound = Annotated[float | None, Field(allow_inf_nan=False)]
+
+
 class Symbol(_Strict):
     """A name an answer may use."""
 
     aliases: list[Name] = Field(default_factory=list, description="Other spellings, e.g. dk.")
-    positive: bool = Field(False, description="Assume the symbol is a positive real number.")
+    positive: bool = Field(
+        False, description="A positive real number: the same as range [0, null]."
+    )
     matrix: bool = Field(False, description="The symbol is a matrix (non-commutative).")
     meaning: str | None = Field(None, description="What the symbol stands for, shown to learners.")
+    range: tuple[Bound, Bound] | None = Field(
+        None,
+        description="The open interval the symbol lives in, [lo, hi]; null for an open end.",
+    )
+    integer: bool = Field(False, description="The symbol is a whole number (a count, an index).")
+    identity: bool = Field(False, description="A matrix symbol that is the identity matrix I.")
+    value: AnswerText | None = Field(
+        None,
+        description="A definition in the other symbols (e.g. sigmoid(z)); answers may use "
+        "the symbol or write its definition out.",
+    )
 
 
 class WrongAnswer(_Strict):
@@ -81,6 +97,11 @@ class Blank(_Strict):
     answer: AnswerText = Field(description="The expected answer, in answer syntax.")
     also: list[Text] = Field(default_factory=list, description="Accepted words or phrases.")
     hint: Text | None = None
+    forbid: list[Name] = Field(
+        default_factory=list,
+        description="Names (functions or symbols) an answer may not use, e.g. the left-hand "
+        "side of an identity the blank asks for.",
+    )
     wrong: list[WrongAnswer] = Field(default_factory=list)
     examples: list[Example] = Field(default_factory=list)
 
@@ -96,7 +117,9 @@ class Source(_Strict):
     """A primary source: paper, textbook or documentation."""
 
     title: Text
-    url: str | None = None
+    authors: Text | None = Field(None, description="e.g. Vaswani et al.")
+    year: int | None = Field(None, ge=1600, le=2100)
+    url: str | None = Field(None, description="arXiv abstract, DOI or documentation address.")
 
 
 class Card(_Strict):
@@ -117,6 +140,14 @@ class Card(_Strict):
     blanks: dict[Name, Blank] = Field(description="The blanks, in prompt order.")
     intuition: Text | None = None
     explanation: Text | None = None
+    worked_example: Text | None = Field(
+        None, description="The formula with real numbers, step by step (Markdown)."
+    )
+    code: Text | None = Field(
+        None,
+        description="A short numpy snippet that computes the formula and checks it with an "
+        "assert. Shown, never run by quizzer.",
+    )
     limitations: list[Text] = Field(default_factory=list)
     used_in: list[Text] = Field(default_factory=list)
     follow_ups: list[FollowUp] = Field(default_factory=list)
