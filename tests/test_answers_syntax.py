@@ -123,7 +123,7 @@ def test_reads(text, expected):
         ("sqrt(d_k", "expected ')' but found the end at column 9", 9),
         ("x +", "answer ends too early at column 4", 4),
         ("", "empty answer", 1),
-        ("x @ a", "unexpected '@' at column 3", 3),
+        ("x # a", "unexpected '#' at column 3", 3),
         ("x = 2", "unexpected '=' at column 3", 3),
         ("(x]", "expected ')' but found ']' at column 3", 3),
         (r"\foo{x}", "unknown LaTeX command '\\foo' at column 1", 1),

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from quizzer.answers import judge_bounded
 from quizzer.answers.judge import CardJudge, is_phrase, normalise_words
-from quizzer.answers.syntax import AnswerError, parse
+from quizzer.answers.syntax import AnswerError, SymbolTable, parse, tokenize
 from quizzer.cards.model import Card, CardProblem
+from quizzer.cards.names import is_notation
 
 
 def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProblem]:
     """Problems with a card's answers, each located at the entry concerned."""
     judge = judge or CardJudge(card)
-    problems: list[CardProblem] = []
+    problems = symbol_problems(card, judge.table)
     for name, blank in card.blanks.items():
         where = ("blanks", name)
         try:
@@ -58,6 +59,35 @@ def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProb
                         (*where, "examples", index),
                         f"example '{example.answer}' is judged {judged}"
                         f" but declared {declared}{why}",
+                    )
+                )
+    return problems
+
+
+def symbol_problems(card: Card, table: SymbolTable) -> list[CardProblem]:
+    """Notations that do not read, and definitions that do not read, use
+    undeclared names or go round in a circle."""
+    problems: list[CardProblem] = []
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            if not is_notation(alias):
+                continue
+            try:
+                tokenize(alias)
+            except AnswerError as error:
+                problems.append(
+                    CardProblem(
+                        ("symbols", name, "aliases", index),
+                        f"notation does not read: {error.message}",
+                    )
+                )
+        if symbol.value is not None:
+            try:
+                table.expand(name)
+            except AnswerError as error:
+                problems.append(
+                    CardProblem(
+                        ("symbols", name, "value"), f"definition does not read: {error.message}"
                     )
                 )
     return problems

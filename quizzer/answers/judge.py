@@ -43,6 +43,7 @@ from quizzer.answers.syntax import (
     parse,
 )
 from quizzer.cards.model import Blank, Card
+from quizzer.cards.names import is_notation
 
 POINTS = 12
 MIN_VALID_POINTS = 4
@@ -81,15 +82,19 @@ def unanswered(blank: str) -> Verdict:
 
 
 def symbol_table(card: Card) -> SymbolTable:
+    """The names, notations and definitions an answer to ``card`` may use."""
     canonical: dict[str, str] = {}
+    notations: dict[str, str] = {}
     for name, symbol in card.symbols.items():
         canonical[name] = name
         for alias in symbol.aliases:
-            canonical.setdefault(alias, name)
+            (notations if is_notation(alias) else canonical).setdefault(alias, name)
     return SymbolTable(
         canonical=canonical,
         matrices=frozenset(n for n, s in card.symbols.items() if s.matrix),
         positives=frozenset(n for n, s in card.symbols.items() if s.positive),
+        notations=notations,
+        definitions={n: s.value for n, s in card.symbols.items() if s.value is not None},
     )
 
 
