@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from quizzer import judge as public_judge
 from quizzer.answers import CardJudge, judge_bounded
-from quizzer.answers.judge import match_words, normalise_words, within_one_edit
+from quizzer.answers.judge import match_words, normalise_words
 from quizzer.answers.symbolic import to_sympy
 from quizzer.answers.syntax import Binary, Call, Num, TooLarge
+from quizzer.answers.words import within_one_edit
 from quizzer.cards.deck import deck_sources, load_card_file, load_deck
 from quizzer.cards.model import Card
 
@@ -314,7 +315,9 @@ def test_word_blank_with_phrase_answer():
     assert judge.judge("b", "Layer Norm").correct
     assert judge.judge("b", "layernorm").correct
     assert judge.judge("b", "batch norm").feedback == "over the batch"
-    assert judge.judge("b", "group norm").feedback == "not an accepted answer"
+    assert judge.judge("b", "group norm").feedback == (
+        "not an accepted answer: expected a phrase of about 2 words"
+    )
 
 
 # -- properties -------------------------------------------------------------------

@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -42,6 +43,7 @@ from quizzer.answers.syntax import (
     Transpose,
     parse,
 )
+from quizzer.answers.words import WordJudge, accepted_forms, expected_kind
 from quizzer.cards.model import Blank, Card
 from quizzer.cards.names import is_notation
 
@@ -65,6 +67,8 @@ class Verdict:
     decided_by: str | None = None
     #: For unreadable answers: the 1-based column the problem is at.
     column: int | None = None
+    #: For word blanks: every accepted form, to show when the answer is revealed.
+    accepted: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's per-blank JSON object (DESIGN.md, item 5)."""
@@ -111,39 +115,10 @@ def normalise_words(text: str) -> str:
     return _ARTICLES.sub("", words)
 
 
-def within_one_edit(a: str, b: str) -> bool:
-    """True when ``a`` becomes ``b`` by one insertion, deletion, substitution or swap."""
-    if a == b:
-        return True
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        if len(diffs) == 1:
-            return True
-        return (
-            len(diffs) == 2
-            and diffs[1] == diffs[0] + 1
-            and a[diffs[0]] == b[diffs[1]]
-            and (a[diffs[1]] == b[diffs[0]])
-        )
-    shorter, longer = sorted((a, b), key=len)
-    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
-
-
 def match_words(text: str, accepted: Sequence[str]) -> tuple[str, bool] | None:
     """The accepted phrase ``text`` matches and whether a typo was forgiven."""
-    given = normalise_words(text)
-    if not given:
-        return None
-    for phrase in accepted:
-        if given == normalise_words(phrase):
-            return phrase, False
-    for phrase in accepted:
-        target = normalise_words(phrase)
-        if len(target.replace(" ", "")) >= 5 and within_one_edit(given, target):
-            return phrase, True
-    return None
+    found = WordJudge(accepted).match(text)
+    return None if found is None else (found.phrase, found.typo)
 
 
 # -- compiled blanks ------------------------------------------------------------
@@ -172,6 +147,7 @@ class _CompiledBlank:
     expected: _Expected | None
     problem: str | None  # why the expected answer itself could not be read
     wrong: list[tuple[_Expected, str]] = field(default_factory=list)
+    synonyms: list[list[str]] = field(default_factory=list)
 
     @property
     def is_word_blank(self) -> bool:
@@ -182,6 +158,12 @@ class _CompiledBlank:
     def accepted_words(self) -> list[str]:
         words = list(self.blank.also)
         return [self.blank.answer, *words] if self.is_word_blank else words
+
+    @cached_property
+    def words(self) -> WordJudge:
+        """The blank's phrases, right and known-wrong, as words are matched."""
+        wrong = [entry.answer for entry in self.blank.wrong] if self.is_word_blank else []
+        return WordJudge(self.accepted_words, wrong, self.synonyms)
 
 
 class CardJudge:
@@ -213,7 +195,8 @@ class CardJudge:
                     wrong.append((self._expected(entry.answer), entry.feedback))
                 except AnswerError:
                     continue  # `validate` reports it; judging carries on without it
-            self._blanks[name] = _CompiledBlank(name, blank, expected, problem, wrong)
+            synonyms = [list(group) for group in self.card.synonyms]
+            self._blanks[name] = _CompiledBlank(name, blank, expected, problem, wrong, synonyms)
         return self._blanks[name]
 
     def _expected(self, text: str) -> _Expected:
@@ -254,18 +237,12 @@ class CardJudge:
         if not given:
             return Verdict(name, text, False, "unanswered", feedback="not answered")
         compiled = self.compiled(name)
-        words = match_words(given, compiled.accepted_words)
+        words = compiled.words.match(given)
         if words is not None:
-            phrase, typo = words
-            note = f"accepted — spelled '{phrase}'" if typo else None
-            return Verdict(name, text, True, "correct", phrase, phrase, note, "words")
+            note = f"accepted — spelled '{words.phrase}'" if words.typo else None
+            return Verdict(name, text, True, "correct", words.phrase, words.phrase, note, "words")
         if compiled.is_word_blank:
-            for entry in compiled.blank.wrong:
-                if match_words(given, [entry.answer]) is not None:
-                    return Verdict(name, text, False, "wrong", None, None, entry.feedback, "words")
-            return Verdict(
-                name, text, False, "wrong", None, None, "not an accepted answer", "words"
-            )
+            return self._word_miss(compiled, text)
         try:
             tree = parse(text, self.table)  # not stripped: columns count in what was typed
         except TooLarge as error:
@@ -330,6 +307,19 @@ class CardJudge:
                 return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         feedback = self._diagnose(compiled, tree, values)
         return Verdict(name, text, False, "wrong", interpreted, pretty, feedback, "numeric")
+
+    def _word_miss(self, compiled: _CompiledBlank, text: str) -> Verdict:
+        """A word answer that matched no accepted phrase: a known wrong one, or a miss
+        that says what kind of answer is wanted."""
+        blank = compiled.blank
+        accepted = tuple(accepted_forms(blank.answer, blank.also))
+        known = compiled.words.match_wrong(text)
+        feedback = next((entry.feedback for entry in blank.wrong if entry.answer == known), None)
+        if feedback is None:
+            feedback = f"not an accepted answer: {expected_kind(blank.answer, blank.expects)}"
+        return Verdict(
+            compiled.name, text, False, "wrong", None, None, feedback, "words", accepted=accepted
+        )
 
     def _sympy(self, tree: Node) -> Any:
         try:

@@ -106,6 +106,11 @@ class Blank(_Strict):
     answer: AnswerText = Field(description="The expected answer, in answer syntax.")
     also: list[Text] = Field(default_factory=list, description="Accepted words or phrases.")
     hint: Text | None = None
+    expects: Text | None = Field(
+        None,
+        description="What kind of answer the blank wants, said after a miss without giving "
+        "it away, e.g. 'an axis of the activation tensor (batch, sequence or feature)'.",
+    )
     forbid: list[Name] = Field(
         default_factory=list,
         description="Names (functions or symbols) an answer may not use, e.g. the left-hand "
@@ -147,6 +152,11 @@ class Card(_Strict):
     prompt: Text = Field(description="The question; each {{name}} is a blank.")
     symbols: dict[Name, Symbol] = Field(default_factory=dict)
     blanks: dict[Name, Blank] = Field(description="The blanks, in prompt order.")
+    synonyms: list[list[Text]] = Field(
+        default_factory=list,
+        description="Groups of words or phrases that mean the same in this card's word "
+        "answers, e.g. [[feature, hidden, embedding]]; the first of each group is canonical.",
+    )
     intuition: Text | None = None
     explanation: Text | None = None
     worked_example: Text | None = Field(
