@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from quizzer.answers import judge_bounded
 from quizzer.answers.judge import CardJudge, is_phrase, normalise_words
-from quizzer.answers.syntax import AnswerError, SymbolTable, parse, tokenize
+from quizzer.answers.syntax import (
+    AnswerError,
+    CircularDefinition,
+    SymbolTable,
+    parse,
+    tokenize,
+)
 from quizzer.cards.model import Card, CardProblem
 from quizzer.cards.names import is_notation
 
@@ -84,6 +90,8 @@ def symbol_problems(card: Card, table: SymbolTable) -> list[CardProblem]:
         if symbol.value is not None:
             try:
                 table.expand(name)
+            except CircularDefinition as error:
+                problems.append(CardProblem(("symbols", name, "value"), error.message))
             except AnswerError as error:
                 problems.append(
                     CardProblem(

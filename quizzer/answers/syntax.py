@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+from quizzer.answers.words import within_one_edit
 from quizzer.cards.names import (
     ACCENT_COMMANDS,
     GREEK,
@@ -67,6 +68,11 @@ def did_you_mean(typed: str, known: Iterable[str]) -> str | None:
     if len(typed) < 4:
         return None  # two or three letters resemble too many names to guess from
     candidates = [word for word in dict.fromkeys(known) if word != typed]
+    # One slip (a swap before a dropped letter: tahn is tanh, not tan) beats a likeness.
+    for same_length in (True, False):
+        for word in candidates:
+            if (len(word) == len(typed)) is same_length and within_one_edit(typed, word):
+                return word
     close = difflib.get_close_matches(typed, candidates, n=1, cutoff=0.75)
     if not close:
         lowered = {word.lower(): word for word in candidates}
@@ -86,6 +92,10 @@ class UnknownSymbol(AnswerError):
         super().__init__(f"unknown symbol '{name}'{uses}{hint}", column)
         self.name = name
         self.suggestion = suggestion
+
+
+class CircularDefinition(AnswerError):
+    """A defined symbol whose definition leads back to itself."""
 
 
 class UnknownCommand(AnswerError):
@@ -444,7 +454,7 @@ class SymbolTable:
         """
         if name in seen:
             cycle = " -> ".join((*seen[seen.index(name) :], name))
-            raise AnswerError(f"definitions go round in a circle: {cycle}")
+            raise CircularDefinition(f"definitions go round in a circle: {cycle}")
         tree = _parse_tokens(self.definitions[name], self)
         replacements = {
             used: self.expand(used, (*seen, name))
@@ -637,6 +647,11 @@ class _Parser:
         symbol = self.symbols.symbol(text)
         if symbol is not None:
             return Sym(symbol)
+        if glued := _GLUED_DIGITS.fullmatch(text):
+            # \pi2 in \frac\pi2 is pi then 2 (the lexer read \beta1 as one name)
+            command, digits = glued.groups()
+            self.tokens.insert(self.position, Token("num", digits, token.column + len(command)))
+            return self.name(Token("name", command, token.column))
         key = name_key(text)
         function = FUNCTION_ALIASES.get(key, key)
         if function in FUNCTIONS:
@@ -678,7 +693,8 @@ class _Parser:
         if single and (token.kind == "name" or token.text[0].isdigit()):
             self.advance()
             if len(token.text) > 1:
-                rest = Token(token.kind, token.text[1:], token.column + 1)
+                kind = "num" if token.text[1].isdigit() else token.kind  # \frac x2
+                rest = Token(kind, token.text[1:], token.column + 1)
                 if rest.kind == "num" and not _NUMBER.fullmatch(rest.text):
                     raise AnswerError(f"unreadable number at column {rest.column}", rest.column)
                 self.tokens.insert(self.position, rest)
@@ -764,6 +780,7 @@ class _Parser:
         return parts if len(parts) > 1 else None
 
 
+_GLUED_DIGITS = re.compile(r"(\\[A-Za-z]+)(\d+)")
 _LOG_BASE = re.compile(r"^\\?log_(?:\{([^{}]+)\}|(.+))$")
 
 
