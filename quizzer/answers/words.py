@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 ARTICLES = frozenset({"a", "an", "the"})
@@ -55,7 +55,7 @@ UNITS: dict[str, tuple[str, int | Fraction]] = {
 
 #: Words an ML interviewer hears as the same, whatever the card.
 BUILTIN_SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("dimension", "dim", "dimensionality"),
+    ("dimension", "dim", "dimensionality", "axis"),
     ("statistic", "stat"),
     ("variance", "var"),
     ("standard deviation", "std", "stdev", "std dev"),
@@ -64,7 +64,6 @@ BUILTIN_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("parameter", "param"),
     ("probability", "prob"),
     ("matrix", "matrices"),
-    ("axis", "axes"),
     ("index", "indices"),
     ("vertex", "vertices"),
 )
@@ -93,7 +92,7 @@ def _singular(word: str) -> str:
 
 def _words(text: str) -> list[str]:
     """Lower-case words, digits split from letters (``2GiB`` -> ``2 gib``)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text).casefold().replace("&", " and ")
     text = re.sub(r"(\d)([^\d\s.,])", r"\1 \2", text)
     text = re.sub(r"(?<!\d)[.,]|[.,](?!\d)", " ", text)  # punctuation, not 0.5 or 1,024
     text = re.sub(r"[^\w\s.µμ]", " ", text)
@@ -116,33 +115,41 @@ class Phrase:
     """A phrase after normalising: its words, and which of them are numbers or units."""
 
     words: tuple[str, ...]
-
-    @property
-    def squashed(self) -> str:
-        return "".join(self.words)
+    #: The words before synonyms, run together: ``layernorm`` is ``layer norm``.
+    squashed: str = field(default="", compare=False)
 
 
 class Vocabulary:
     """How one card's word answers are normalised: the built-in and card synonyms."""
 
     def __init__(self, synonyms: Iterable[Sequence[str]] = ()) -> None:
-        self.synonyms = _synonym_table([*BUILTIN_SYNONYMS, *synonyms])
-        self.longest = max((len(form) for form in self.synonyms), default=1)
+        self.builtin = _synonym_table(BUILTIN_SYNONYMS)
+        # The card's groups are read through the built-in ones, so that a card's
+        # "trailing dimension" also catches "trailing dim".
+        self.card = {
+            tuple(self._synonyms(list(form), self.builtin)): tuple(
+                self._synonyms(list(canonical), self.builtin)
+            )
+            for form, canonical in _synonym_table(synonyms).items()
+        }
 
     def normalise(self, text: str) -> Phrase:
         """The phrase ``text`` says, in canonical words."""
         words = [word for word in _words(text) if word not in ARTICLES]
         words = [_singular(word) for word in words]
-        return Phrase(tuple(self._quantities(self._synonyms(words))))
+        canonical = self._synonyms(self._synonyms(words, self.builtin), self.card)
+        return Phrase(tuple(self._quantities(canonical)), "".join(words))
 
-    def _synonyms(self, words: list[str]) -> list[str]:
+    @staticmethod
+    def _synonyms(words: list[str], table: dict[tuple[str, ...], tuple[str, ...]]) -> list[str]:
+        longest = max((len(form) for form in table), default=1)
         result: list[str] = []
         i = 0
         while i < len(words):
-            for size in range(min(self.longest, len(words) - i), 0, -1):
+            for size in range(min(longest, len(words) - i), 0, -1):
                 form = tuple(words[i : i + size])
-                if form in self.synonyms:
-                    result.extend(self.synonyms[form])
+                if form in table:
+                    result.extend(table[form])
                     i += size
                     break
             else:
@@ -261,7 +268,8 @@ class WordJudge:
 
     def _exact(self, given: Phrase, phrases: list[tuple[str, Phrase]]) -> str | None:
         for text, phrase in phrases:
-            if phrase.words and (given == phrase or given.squashed == phrase.squashed):
+            squashed = "".join(given.words) == "".join(phrase.words)
+            if phrase.words and (given == phrase or squashed or given.squashed == phrase.squashed):
                 return text
         return None
 
