@@ -442,3 +442,44 @@ def test_softmax_temperature_gap(text):
 def test_name_spellings_never_crash(text):
     with contextlib.suppress(AnswerError):
         parse(text, TABLE)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sech(x)^2", "sech(x)**2"),
+        ("sech^2 x", "sech(x)**2"),
+        (r"\operatorname{sech}^2(x)", "sech(x)**2"),
+        (r"\sech^2 x", "sech(x)**2"),
+        (r"\cosh^{2} x", "cosh(x)**2"),
+        ("sin^{-1}(x)", "asin(x)"),
+        ("tanh^{-1}(x)", "atanh(x)"),
+        (r"\arcsin x", "asin(x)"),
+        ("arctan(x)", "atan(x)"),
+        ("lg(x)", "log(x)/log(10)"),
+        ("ceil(x)", "ceiling(x)"),
+        ("coth x", "coth(x)"),
+    ],
+)
+def test_registry_functions_through_the_parser(text, expected):
+    assert read(text) == expected
+
+
+TANH_DERIVATIVE = make_card("1 - tanh(x)^2", {"x": {}})
+
+
+@pytest.mark.parametrize(
+    ("text", "correct"),
+    [
+        ("sech(x)^2", True),
+        ("1/cosh(x)^2", True),
+        ("1 - tanh^2(x)", True),
+        ("1 - tanh²(x)", True),
+        (r"1 - \tanh^2 x", True),
+        (r"\operatorname{sech}^2 x", True),
+        ("sech(x)", False),
+        ("1 - tanh(x)", False),
+    ],
+)
+def test_tanh_derivative_in_every_notation(text, correct):
+    assert judged(TANH_DERIVATIVE, text).correct is correct

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+from quizzer.answers import functions
 from quizzer.answers.words import within_one_edit
 from quizzer.cards.names import (
     ACCENT_COMMANDS,
@@ -155,23 +156,10 @@ class Call(Node):
     args: tuple[Node, ...]
 
 
-#: Functions an answer may call, with how many arguments each takes.
-FUNCTIONS: dict[str, tuple[int, int]] = {
-    "sqrt": (1, 1),
-    "exp": (1, 1),
-    "log": (1, 2),
-    "sin": (1, 1),
-    "cos": (1, 1),
-    "tan": (1, 1),
-    "tanh": (1, 1),
-    "sigmoid": (1, 1),
-    "softmax": (1, 1),
-    "abs": (1, 1),
-    "max": (2, 8),
-    "min": (2, 8),
-    "factorial": (1, 1),
-}
-FUNCTION_ALIASES = {"ln": "log", "σ": "sigmoid", "sigma": "sigmoid", "Abs": "abs"}
+#: Functions an answer may call, with how many arguments each takes, and the
+#: other names they go by: read from the one registry of answer functions.
+FUNCTIONS: dict[str, tuple[int, int]] = functions.arities()
+FUNCTION_ALIASES = functions.spellings()
 CONSTANTS = ("pi", "e")
 
 
@@ -200,11 +188,12 @@ _LATEX_OPS = {
     "tfrac": "frac", "cfrac": "frac", "top": "T", "intercal": "T", "mid": "|",
     "vert": "|", "lvert": "|", "rvert": "|", "lbrace": "{", "rbrace": "}",
 }  # fmt: skip
-#: Functions LaTeX writes as a command (\log, \tanh); the parser treats them as names.
+#: Functions as LaTeX commands: LaTeX's own (\log, \tanh) and, since learners type
+#: them, every other function name too (\sech, \sigmoid).
 _LATEX_FUNCTIONS = {
-    "log", "ln", "lg", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "sinh", "cosh",
-    "tanh", "coth", "arcsin", "arccos", "arctan", "max", "min", "det", "tr",
-}  # fmt: skip
+    *functions.latex_commands(),
+    *(name for name in [*FUNCTIONS, *FUNCTION_ALIASES] if name.isascii() and name.isalpha()),
+}
 _LATEX_SKIP = {
     "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
     "biggl", "biggr", ",", ";", ":", "!", " ", "quad", "qquad", "displaystyle",
@@ -653,7 +642,7 @@ class _Parser:
             self.tokens.insert(self.position, Token("num", digits, token.column + len(command)))
             return self.name(Token("name", command, token.column))
         key = name_key(text)
-        function = FUNCTION_ALIASES.get(key, key)
+        function = FUNCTION_ALIASES.get(key) or _LATEX_NAMES.get(key) or key
         if function in FUNCTIONS:
             return self.call(function, token)
         if base := _LOG_BASE.match(text):
@@ -780,6 +769,7 @@ class _Parser:
         return parts if len(parts) > 1 else None
 
 
+_LATEX_NAMES = functions.latex_commands()
 _GLUED_DIGITS = re.compile(r"(\\[A-Za-z]+)(\d+)")
 _LOG_BASE = re.compile(r"^\\?log_(?:\{([^{}]+)\}|(.+))$")
 
