@@ -483,3 +483,23 @@ TANH_DERIVATIVE = make_card("1 - tanh(x)^2", {"x": {}})
 )
 def test_tanh_derivative_in_every_notation(text, correct):
     assert judged(TANH_DERIVATIVE, text).correct is correct
+
+
+def test_readme_function_list_is_generated_from_the_registry():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from quizzer.answers.functions import REGISTRY
+
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, str(repo / "scripts" / "readme_functions.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    for entry in REGISTRY:
+        assert f"| `{entry.name}` |" in readme
