@@ -503,3 +503,17 @@ def test_readme_function_list_is_generated_from_the_registry():
     readme = (repo / "README.md").read_text(encoding="utf-8")
     for entry in REGISTRY:
         assert f"| `{entry.name}` |" in readme
+
+
+@pytest.mark.parametrize(
+    ("forbid", "text", "correct"),
+    [
+        (["sigmoid"], "p - y", True),  # the definition's sigmoid is not the learner's
+        (["sigmoid"], "sigmoid(z) - y", False),
+        (["p"], "p - y", False),
+        (["p"], "sigmoid(z) - y", True),
+    ],
+)
+def test_forbid_sees_what_was_written_not_the_definition(forbid, text, correct):
+    card = make_card("p - y", {"p": {"value": "sigmoid(z)"}, "z": {}, "y": {}}, forbid=forbid)
+    assert judged(card, text).correct is correct

@@ -33,7 +33,14 @@ from typing import Any, Literal
 import numpy as np
 
 from quizzer.answers import functions, numeric, symbolic
-from quizzer.answers.syntax import AnswerError, Node, SymbolTable, TooLarge, parse
+from quizzer.answers.syntax import (
+    AnswerError,
+    Node,
+    SymbolTable,
+    TooLarge,
+    expand_definitions,
+    parse,
+)
 from quizzer.answers.tree import functions_used, numbers_in, symbols_used
 from quizzer.answers.words import WordJudge, accepted_forms, expected_kind
 from quizzer.cards.model import Blank, Card
@@ -211,7 +218,7 @@ def forbidden_names(blank: Blank, table: SymbolTable) -> dict[str, str]:
     """Canonical function or symbol name -> the forbidden word as the card spells it."""
     names = {}
     for word in blank.forbid:
-        canonical = functions.canonical_name(word) or table.canonical.get(word, word)
+        canonical = functions.canonical_name(word) or table.symbol(word) or word
         names[canonical] = word
     return names
 
@@ -320,7 +327,9 @@ class CardJudge:
         if compiled.is_word_blank:
             return self._word_miss(compiled, text)
         try:
-            tree = parse(text, self.table)  # not stripped: columns count in what was typed
+            # not stripped: columns count in what was typed
+            written = parse(text, self.table, expand=False)
+            tree = expand_definitions(written, self.table)  # p -> sigmoid(z)
             interpreted, pretty, expr = self._read_back(tree)
         except TooLarge as error:
             return Verdict(
@@ -342,7 +351,7 @@ class CardJudge:
 
         if compiled.expected is None:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
-        forbidden = forbidden_in(tree, compiled.blank, self.table)
+        forbidden = forbidden_in(written, compiled.blank, self.table)
         if forbidden:
             return wrong(f"this blank asks for it without {', '.join(forbidden)}", "forbid")
         try:

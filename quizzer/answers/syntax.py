@@ -802,10 +802,16 @@ def parse(text: str, symbols: SymbolTable, *, expand: bool = True) -> Node:
     """
     tree = _parse_tokens(text, symbols)
     check_size(tree)
-    if expand and symbols.definitions:
-        tree = _substitute(tree, symbols.expansions)
-        check_size(tree)
-    return tree
+    return expand_definitions(tree, symbols) if expand else tree
+
+
+def expand_definitions(tree: Node, symbols: SymbolTable) -> Node:
+    """``tree`` with each defined symbol written out (``p`` -> ``sigmoid(z)``)."""
+    if not symbols.definitions:
+        return tree
+    expanded = _substitute(tree, symbols.expansions)
+    check_size(expanded)
+    return expanded
 
 
 # -- size limits on the tree ----------------------------------------------------
