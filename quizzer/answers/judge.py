@@ -51,6 +51,8 @@ MIN_VALID_POINTS = 4
 MIN_CONFIRMED = 3
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
+#: Points with float values on both sides that a computed diagnosis needs.
+MIN_DIAGNOSIS_POINTS = 3
 
 Status = Literal["correct", "wrong", "unreadable", "too_large", "unanswered"]
 
@@ -386,7 +388,8 @@ class CardJudge:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
         forbidden = forbidden_in(tree, compiled.blank, self.table)
         if forbidden:
-            return wrong(f"this blank asks for it without {', '.join(forbidden)}", "forbid")
+            words = ", ".join(forbidden)
+            return wrong(f"uses {words}, which this blank forbids: write it in other terms", "forbid")
         try:
             values = self.values_of(tree)
         except numeric.NotDefined as error:
@@ -719,7 +722,7 @@ def diagnose(
             f"very close, but not exactly the answer: is a constant rounded?"
             f" ({typed} looks like {exact})"
         )
-    if pairs:
+    if len(pairs) >= MIN_DIAGNOSIS_POINTS:
         expected_matrix = numeric.is_matrix(pairs[0][0])
         answer_matrix = numeric.is_matrix(pairs[0][1])
         if expected_matrix and not answer_matrix:
@@ -731,7 +734,7 @@ def diagnose(
         if _all(pairs, lambda e, a: _close(-e, a)):
             return "right size, wrong sign"
         factor = common_factor(pairs)
-        if factor is not None:
+        if factor is not None and factor != 0:
             if abs(factor - 1) < 1e-6:
                 return _TINY
             name = describe_constant(factor) or f"about {factor:.6g}"
