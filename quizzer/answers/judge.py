@@ -19,6 +19,7 @@ check; the decision never waits on a simplifier.
 
 from __future__ import annotations
 
+import decimal
 import hashlib
 import math
 import re
@@ -34,6 +35,7 @@ import numpy as np
 
 from quizzer.answers import functions, numeric, symbolic
 from quizzer.answers.syntax import (
+    MAX_LITERAL_DIGITS,
     AnswerError,
     Node,
     SymbolTable,
@@ -51,6 +53,10 @@ POINTS = 12
 MIN_VALID_POINTS = 4
 #: Of those, points that must be confirmed at 50 digits: a fixed minimum, never zero.
 MIN_CONFIRMED = 3
+#: Points drawn only when the first ones leave too few where both sides are real.
+MORE_POINTS = 36
+#: Points with float values on both sides that a computed diagnosis needs.
+MIN_DIAGNOSIS_POINTS = 3
 
 Status = Literal["correct", "wrong", "unreadable", "too_large", "unanswered"]
 
@@ -242,6 +248,7 @@ class CardJudge:
         self.table = symbol_table(card)
         rng = np.random.default_rng(seed)
         self.points = numeric.sample_points(symbol_domains(card), rng, points)
+        self._more_points: list[numeric.Point] | None = None
         self._blanks: dict[str, _CompiledBlank] = {}
 
     # compiled lazily: a session judges one blank at a time
@@ -269,14 +276,27 @@ class CardJudge:
         tree = parse(text, self.table)
         return _Expected(tree, self.values_of(tree))
 
-    def values_of(self, tree: Node) -> list[Any]:
+    def all_points(self) -> list[numeric.Point]:
+        """The sample points and :data:`MORE_POINTS` more, drawn from the seed alone.
+
+        The extra points are used only when the first ones leave too few
+        where both sides are real (``log((1+x)/(1-x))`` is real for |x| < 1
+        only), so a verdict never depends on what was judged before it.
+        """
+        if self._more_points is None:
+            rng = np.random.default_rng([self.seed, 1])
+            domains = symbol_domains(self.card)
+            self._more_points = numeric.sample_points(domains, rng, MORE_POINTS)
+        return self.points + self._more_points
+
+    def values_of(self, tree: Node, *, more: bool = False) -> list[Any]:
         """Float values at every point (UNDEFINED or OVERFLOW where there is none).
 
         Raises :class:`numeric.NotDefined` when the tree means nothing for
         its kinds of values (division by a matrix).
         """
         values = []
-        for point in self.points:
+        for point in self.all_points() if more else self.points:
             try:
                 values.append(numeric.evaluate(tree, point))
             except numeric.Overflow:
@@ -288,7 +308,7 @@ class CardJudge:
     def _precise(self, tree: Node, index: int) -> Any:
         """The 50-digit value at point ``index``, or None where it has none."""
         try:
-            return numeric.evaluate(tree, self.points[index], precise=True)
+            return numeric.evaluate(tree, self.all_points()[index], precise=True)
         except (numeric.Undefined, numeric.Overflow, numeric.NotDefined):
             return None
 
@@ -320,10 +340,11 @@ class CardJudge:
         if not given:
             return Verdict(name, text, False, "unanswered", feedback="not answered")
         compiled = self.compiled(name)
-        words = compiled.words.match(given)
-        if words is not None:
-            note = f"accepted — spelled '{words.phrase}'" if words.typo else None
-            return Verdict(name, text, True, "correct", words.phrase, words.phrase, note, "words")
+        matched = compiled.words.match(given)
+        if matched is not None:
+            note = f"accepted — spelled '{matched.phrase}'" if matched.typo else None
+            phrase = matched.phrase
+            return Verdict(name, text, True, "correct", phrase, phrase, note, "words")
         if compiled.is_word_blank:
             return self._word_miss(compiled, text)
         try:
@@ -353,12 +374,18 @@ class CardJudge:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
         forbidden = forbidden_in(written, compiled.blank, self.table)
         if forbidden:
-            return wrong(f"this blank asks for it without {', '.join(forbidden)}", "forbid")
+            words = ", ".join(forbidden)
+            return wrong(
+                f"uses {words}, which this blank forbids: write it in other terms", "forbid"
+            )
         try:
             values = self.values_of(tree)
         except numeric.NotDefined as error:
-            return wrong(str(error))
+            return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
         comparison = self.compare(compiled.expected, tree, values)
+        if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
+            values = self.values_of(tree, more=True)
+            comparison = self.compare(compiled.expected, tree, values)
         if comparison.equal:
             exact = self._proved_equal(expr, compiled.expected.tree)
             how = "symbolic" if exact else "numeric"
@@ -370,6 +397,20 @@ class CardJudge:
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
         return wrong(self._diagnose(compiled, tree, values))
+
+    def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
+        """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
+
+        Entries with no value (division by a matrix) cannot be matched by
+        value; they still teach when the learner writes the same thing.
+        """
+        for entry in blank.wrong:
+            try:
+                if parse(entry.answer, self.table) == tree:
+                    return entry.feedback
+            except AnswerError:
+                continue
+        return None
 
     def _proved_equal(self, expr: Any, expected_tree: Node) -> bool:
         expected_expr = self._sympy(expected_tree)
@@ -423,7 +464,9 @@ class CardJudge:
         """
         result = Comparison(None)
         agreeing_in_floats = []
-        for index, (e, a) in enumerate(zip(expected.values, values, strict=True)):
+        for index, (e, a) in enumerate(
+            zip(self._expected_values(expected, values), values, strict=False)
+        ):
             if e is UNDEFINED or a is UNDEFINED:
                 result.expected_undefined += e is UNDEFINED
                 result.answer_undefined += a is UNDEFINED and e is not UNDEFINED
@@ -450,6 +493,12 @@ class CardJudge:
             result.confirmed += verdict is True
         result.equal = True if result.confirmed >= MIN_CONFIRMED else None
         return result
+
+    def _expected_values(self, expected: _Expected, values: list[Any]) -> list[Any]:
+        """The expected values at as many points as ``values`` has."""
+        if len(expected.values) < len(values):
+            expected.values = self.values_of(expected.tree, more=True)
+        return expected.values
 
     def _agree_precisely(self, expected: _Expected, tree: Node, index: int) -> bool | None:
         """Agreement at 50 digits at one point; None where either side has no value there."""
@@ -484,7 +533,7 @@ class CardJudge:
         assert expected is not None
         pairs = [
             (e, a)
-            for e, a in zip(expected.values, values, strict=True)
+            for e, a in zip(self._expected_values(expected, values), values, strict=False)
             if not isinstance(e, _Mark) and not isinstance(a, _Mark)
         ]
         return diagnose(
@@ -587,32 +636,46 @@ _NAMED_CONSTANTS = (
 def _looks_rounded(value: Fraction) -> str | None:
     """The exact constant a decimal looks like a rounding of, or None.
 
-    A decimal with k places is a rounding of c when it is within 10^-k of c,
-    and c is a small fraction (1/3), a small fraction of pi, e, log(2)...,
-    or the square root of a fraction (sqrt(2), sqrt(120)). A decimal that is
-    itself a small fraction (0.5, 0.25) is exact, not rounded.
+    A decimal with k places stands for c when it is c rounded or cut to k
+    places, and c is a small fraction (1/3), a small fraction of pi, e,
+    log(2)..., or the square root of a fraction (sqrt(2), sqrt(120)). A
+    decimal that is itself a small fraction (0.5, 0.25) is exact, not rounded.
     """
     decimal = float(value)
-    places = len(str(value.denominator)) - 1
-    tolerance = 10.0**-places + 4 * sys.float_info.epsilon * abs(decimal)
-    if decimal == 0 or Fraction(value).limit_denominator(12) == value:
+    if Fraction(value).limit_denominator(12) == value:
         return None
-    candidates: list[tuple[float, str]] = []
-    fraction = Fraction(decimal).limit_denominator(12)
-    candidates.append((float(fraction), str(fraction)))
+    places = len(str(value.denominator)) - 1  # value is a decimal: 10^k / 2^i 5^j
+    step = Fraction(1, 10**places)
+    matches = []
+    for exact, text in _constants_near(decimal):
+        # > 0 when the decimal was cut short; exact arithmetic for fractions
+        difference = abs(exact) - abs(value if isinstance(exact, Fraction) else decimal)
+        slack = 0.0 if isinstance(exact, Fraction) else 4 * sys.float_info.epsilon * abs(decimal)
+        if abs(difference) <= step / 2 + slack or 0 <= difference < step + slack:
+            matches.append((abs(float(difference)), text))
+    return min(matches)[1] if matches else None
+
+
+def _constants_near(decimal: float) -> list[tuple[Fraction | float, str]]:
+    """Exact constants near a number, named: pi and its kin first, then roots, then fractions."""
+    candidates: list[tuple[Fraction | float, str]] = []
     for scale, name in _NAMED_CONSTANTS:
-        multiple = Fraction(decimal / scale).limit_denominator(12)
+        multiple = Fraction(decimal / scale).limit_denominator(6)
         if multiple != 0:
             text = name if multiple == 1 else f"{multiple}·{name}"
             candidates.append((float(multiple) * scale, text))
-    square = Fraction(decimal * decimal).limit_denominator(12)
-    if square != 0 and math.isqrt(square.numerator) ** 2 != square.numerator:
+    square = Fraction(decimal * decimal).limit_denominator(4)
+    if square != 0 and not (_is_square(square.numerator) and _is_square(square.denominator)):
         sign = "-" if decimal < 0 else ""
         candidates.append((math.copysign(math.sqrt(square), decimal), f"{sign}sqrt({square})"))
-    for exact, text in candidates:
-        if abs(exact - decimal) <= tolerance:
-            return text
-    return None
+    fraction = Fraction(decimal).limit_denominator(12)
+    if fraction != 0:
+        candidates.append((fraction, str(fraction)))
+    return candidates
+
+
+def _is_square(number: int) -> bool:
+    return math.isqrt(number) ** 2 == number
 
 
 def rounded_constants(tree: Node) -> list[tuple[str, str]]:
@@ -638,7 +701,13 @@ def _is_decimal(value: Fraction) -> bool:
 
 
 def _decimal_text(value: Fraction) -> str:
-    return f"{float(value):.12g}"
+    """A terminating decimal written out exactly, as the learner typed it."""
+    with decimal.localcontext() as context:
+        context.prec = 2 * MAX_LITERAL_DIGITS
+        return str(decimal.Decimal(value.numerator) / value.denominator)
+
+
+_TINY = "very close to the answer, but not equal: they differ at 50 digits"
 
 
 def diagnose(
@@ -654,7 +723,7 @@ def diagnose(
             f"very close, but not exactly the answer: is a constant rounded?"
             f" ({typed} looks like {exact})"
         )
-    if pairs:
+    if len(pairs) >= MIN_DIAGNOSIS_POINTS:
         expected_matrix = numeric.is_matrix(pairs[0][0])
         answer_matrix = numeric.is_matrix(pairs[0][1])
         if expected_matrix and not answer_matrix:
@@ -666,13 +735,11 @@ def diagnose(
         if _all(pairs, lambda e, a: _close(-e, a)):
             return "right size, wrong sign"
         factor = common_factor(pairs)
-        if factor is not None:
+        if factor is not None and factor != 0:
             if abs(factor - 1) < 1e-6:
-                return "very close, but not exactly the answer: it differs by a tiny factor"
-            name = describe_constant(factor)
-            if name:
-                return f"off by a constant factor: yours is {name} times the answer"
-            return "off by a constant factor"
+                return _TINY
+            name = describe_constant(factor) or f"about {factor:.6g}"
+            return f"off by a constant factor: yours is {name} times the answer"
         if not expected_matrix:
             if _all(pairs, lambda e, a: _close(1 / e, a)):
                 return "that is the reciprocal of the answer (upside down)"
@@ -683,12 +750,11 @@ def diagnose(
             offset = common_offset(pairs)
             if offset is not None:
                 if abs(offset) < 1e-6:
-                    return "very close, but not exactly the answer: it differs by a tiny amount"
-                name = describe_constant(offset)
-                if name is None:
-                    return "off by a constant"
-                if name.startswith("-"):
-                    return f"off by a constant: yours is {name[1:]} less than the answer"
+                    return _TINY
+                name = describe_constant(offset) or f"about {offset:.6g}"
+                if name.startswith(("-", "about -")):
+                    less = name.replace("-", "", 1)
+                    return f"off by a constant: yours is {less} less than the answer"
                 return f"off by a constant: yours is {name} more than the answer"
     missing = sorted(expected_symbols - answer_symbols)
     extra = sorted(answer_symbols - expected_symbols)

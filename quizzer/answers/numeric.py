@@ -239,6 +239,8 @@ class _Evaluator(Fold[Value]):
 
     def power(self, node: Binary, base: Value, exponent: Value) -> Value:
         if is_matrix(exponent):
+            if isinstance(node.right, Sym) and node.right.name == "T":
+                raise NotDefined("^T is a power of the symbol T on this card: write M' or Mᵀ")
             raise NotDefined("cannot raise to a matrix power")
         exact = rational_value(node.right)
         if is_matrix(base):
