@@ -517,3 +517,23 @@ def test_readme_function_list_is_generated_from_the_registry():
 def test_forbid_sees_what_was_written_not_the_definition(forbid, text, correct):
     card = make_card("p - y", {"p": {"value": "sigmoid(z)"}, "z": {}, "y": {}}, forbid=forbid)
     assert judged(card, text).correct is correct
+
+
+PREVIOUS_STEP = make_card(
+    "theta_prev - alpha g", {"theta_prev": {"aliases": ["θ_{t−1}"]}, "alpha": {}, "g": {}}
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["θ_{t−1} - α g", "theta_{t-1} - alpha g", r"\theta_{t - 1} - \alpha g", "theta_prev - α*g"],
+)
+def test_a_subscript_with_an_operator_is_a_notation(text):
+    assert judged(PREVIOUS_STEP, text).correct
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("what", "w^hat"), ("rebar", "rebar"), ("thetahat", "theta^hat")]
+)
+def test_a_glued_accent_word_counts_after_one_letter_or_a_greek_name(name, key):
+    assert name_key(name) == key

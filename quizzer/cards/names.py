@@ -85,7 +85,8 @@ def name_key(text: str) -> str:
     >>> name_key("\\\\hat{m}_t") == name_key("m_hat_t") == name_key("m̂_t")
     True
     """
-    parts = [part for part in re.split(r"_+", text.strip()) if part]
+    text = text.strip().replace("−", "-").replace("–", "-")
+    parts = [part for part in re.split(r"_+", text) if part]
     accents: list[str] = []
     pieces: list[str] = []
     for index, part in enumerate(parts):
@@ -96,10 +97,11 @@ def name_key(text: str) -> str:
         letters, marks = _plain_letters(part)
         accents.extend(marks)
         if index == 0:
-            # mhat: an accent word glued to the end of the first part, after a letter
+            # mhat, thetahat: an accent word glued to one letter (not "what" or "chat")
             for word in ACCENT_WORDS:
-                if letters.endswith(word) and len(letters) > len(word):
-                    letters = letters[: -len(word)]
+                base = letters[: -len(word)]
+                if letters.endswith(word) and (len(base) == 1 or base in GREEK_NAMES):
+                    letters = base
                     accents.append(word)
                     break
         pieces.append(letters)
