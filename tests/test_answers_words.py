@@ -12,11 +12,10 @@ from quizzer.answers import CardJudge
 from quizzer.answers.words import (
     Vocabulary,
     WordJudge,
-    accepted_forms,
     expected_kind,
     is_quantity,
 )
-from quizzer.cards.model import Card
+from quizzer.cards.model import Blank, Card
 
 VOCABULARY = Vocabulary()
 
@@ -178,7 +177,8 @@ def test_is_quantity(text, quantity):
 
 
 def test_accepted_forms_keep_order_without_repeats():
-    assert accepted_forms("last axis", ["feature axis", "last axis", "axis -1"]) == [
+    blank = Blank(answer="last axis", also=["feature axis", "last axis", "axis -1"])
+    assert blank.accepted_forms() == [
         "last axis",
         "feature axis",
         "axis -1",

@@ -44,7 +44,7 @@ from quizzer.answers.syntax import (
     parse,
 )
 from quizzer.answers.tree import functions_used, numbers_in, symbols_used
-from quizzer.answers.words import WordJudge, accepted_forms, expected_kind
+from quizzer.answers.words import WordJudge, expected_kind
 from quizzer.cards.model import Blank, Card
 from quizzer.cards.names import is_notation
 
@@ -424,7 +424,7 @@ class CardJudge:
         """A word answer that matched no accepted phrase: a known wrong one, or a miss
         that says what kind of answer is wanted."""
         blank = compiled.blank
-        accepted = tuple(accepted_forms(blank.answer, blank.also))
+        accepted = tuple(blank.accepted_forms())
         known = compiled.words.match_wrong(text)
         feedback = next((entry.feedback for entry in blank.wrong if entry.answer == known), None)
         if feedback is None:

@@ -316,8 +316,3 @@ def expected_kind(answer: str, expects: str | None = None) -> str:
         return "expected a quantity with its unit, e.g. 512 KiB or 10 ms"
     count = len(_words(answer))
     return f"expected {'a word' if count == 1 else f'a phrase of about {count} words'}"
-
-
-def accepted_forms(answer: str, also: Sequence[str]) -> list[str]:
-    """Every accepted form of a blank, the answer first, without repeats."""
-    return list(dict.fromkeys([answer, *also]))

@@ -120,6 +120,10 @@ class Blank(_Strict):
     wrong: list[WrongAnswer] = Field(default_factory=list)
     examples: list[Example] = Field(default_factory=list)
 
+    def accepted_forms(self) -> list[str]:
+        """Every accepted form, the answer first, without repeats: what a reveal shows."""
+        return list(dict.fromkeys([self.answer, *self.also]))
+
 
 class FollowUp(_Strict):
     """What an interviewer would ask next, and how to approach it."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Greek letters typed directly, by the name a learner would type instead.
 GREEK = {
@@ -77,6 +78,7 @@ def _plain_letters(text: str) -> tuple[str, list[str]]:
     return "".join(letters).translate(_SUBSCRIPT_MAP), accents
 
 
+@lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
     """The spelling-free key of a name: equal keys mean the same symbol.
 
