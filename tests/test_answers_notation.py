@@ -537,3 +537,11 @@ def test_a_subscript_with_an_operator_is_a_notation(text):
 )
 def test_a_glued_accent_word_counts_after_one_letter_or_a_greek_name(name, key):
     assert name_key(name) == key
+
+
+NORM = make_card("2/w_norm", {"w_norm": {"positive": True, "aliases": ["‖w‖"]}})
+
+
+@pytest.mark.parametrize(("text", "correct"), [("2/‖w‖", True), ("2/||w||", True), ("2‖w‖", False)])
+def test_a_norm_notation(text, correct):
+    assert judged(NORM, text).correct is correct

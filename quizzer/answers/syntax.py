@@ -176,7 +176,7 @@ class Token:
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _UNICODE_OPS = {
     "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
-    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "ᵀ": "'", "∣": "|",
+    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "ᵀ": "'", "∣": "|", "‖": "|",
 }  # fmt: skip
 _VULGAR_FRACTIONS = {
     "½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
@@ -753,7 +753,7 @@ class _Parser:
 
     def split_name(self, text: str) -> list[str] | None:
         """``QK`` is ``Q K`` when both are symbols: learners often drop the space."""
-        if "_" in text or not text.isascii():
+        if "_" in text:
             return None
         parts: list[str] = []
         rest = text

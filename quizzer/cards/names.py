@@ -112,7 +112,7 @@ def name_key(text: str) -> str:
 
 
 #: Characters that make an alias a written notation rather than a name.
-_NOTATION_MARKS = frozenset("()[]|,+-*/^=<>' ")
+_NOTATION_MARKS = frozenset("()[]|,+-*/^=<>' ‖∣·×−√ᵀ")
 
 
 def is_notation(alias: str) -> bool:
