@@ -312,3 +312,24 @@ def test_check_shows_a_caret_and_a_guess(invoke, deck):
     lines = result.stdout.splitlines()
     typed = next(i for i, line in enumerate(lines) if "sigmiod(z) - y" in line)
     assert lines[typed + 1].index("^") == lines[typed].index("sigmiod")
+
+
+def test_a_reveal_carries_every_accepted_form():
+    import io
+    from datetime import datetime, timezone
+
+    from quizzer.study.quiz import QuizSession, Revealed
+    from quizzer.ui.render import Screen
+
+    def clock():
+        return datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+    session = QuizSession([LAYER_NORM], lambda card, blank, text: None, clock)
+    session.start()
+    [revealed, *_] = session.answer("!")
+    assert isinstance(revealed, Revealed)
+    assert revealed.accepted == ("feature dimension", "last axis", "final axis", "axis -1")
+    out = io.StringIO()
+    screen = Screen(file=out, width=80, no_color=True)
+    screen.session_event(revealed, interactive=False)
+    assert "also accepted: last axis, final axis, axis -1" in out.getvalue()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -139,6 +139,8 @@ class Revealed:
     number: int
     answer: str
     because: Literal["asked", "out of tries"]
+    #: Every accepted form, the answer first (word blanks list their phrasings).
+    accepted: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -357,8 +359,10 @@ class QuizSession:
     def _reveal(self, because: Literal["asked", "out of tries"], now: datetime) -> list[Event]:
         blank = self.blank_result
         blank.revealed = True
-        answer = self.card.blanks[self.blank].answer
-        revealed = Revealed(self.blank, self._at.blank_index + 1, answer, because)
+        spec = self.card.blanks[self.blank]
+        revealed = Revealed(
+            self.blank, self._at.blank_index + 1, spec.answer, because, tuple(spec.accepted_forms())
+        )
         return [revealed, *self._next_blank(now)]
 
     def _next_blank(self, now: datetime) -> list[Event]:

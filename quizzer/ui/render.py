@@ -277,6 +277,9 @@ class Screen:
                     (event.answer, "bold green"),
                 )
             )
+            if len(event.accepted) > 1:
+                also = ", ".join(event.accepted[1:])
+                self.out.print(Text(f"also accepted: {also}", style="green"), soft_wrap=True)
         elif isinstance(event, flow.Notice):
             self.out.print(Text(event.text, style="dim"))
         elif isinstance(event, flow.CardFinished):
