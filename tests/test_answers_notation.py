@@ -545,3 +545,9 @@ NORM = make_card("2/w_norm", {"w_norm": {"positive": True, "aliases": ["‖w‖"
 @pytest.mark.parametrize(("text", "correct"), [("2/‖w‖", True), ("2/||w||", True), ("2‖w‖", False)])
 def test_a_norm_notation(text, correct):
     assert judged(NORM, text).correct is correct
+
+
+def test_a_defined_symbol_reads_back_as_typed():
+    verdict = judged(LOGISTIC, "p - y")
+    assert verdict.correct and verdict.interpreted == "p - y"
+    assert judged(LOGISTIC, "sigmoid(z) - y").interpreted == "-y + 1/(1 + exp(-z))"

@@ -352,6 +352,8 @@ class CardJudge:
             written = parse(text, self.table, expand=False)
             tree = expand_definitions(written, self.table)  # p -> sigmoid(z)
             interpreted, pretty, expr = self._read_back(tree)
+            if written is not tree:  # show p - y as typed, not its definition written out
+                interpreted, pretty, _ = self._read_back(written)
         except TooLarge as error:
             return Verdict(
                 name, text, False, "too_large", feedback=error.message, decided_by="limits"

@@ -807,7 +807,7 @@ def parse(text: str, symbols: SymbolTable, *, expand: bool = True) -> Node:
 
 def expand_definitions(tree: Node, symbols: SymbolTable) -> Node:
     """``tree`` with each defined symbol written out (``p`` -> ``sigmoid(z)``)."""
-    if not symbols.definitions:
+    if not symbols.definitions or not _symbols_in(tree) & symbols.definitions.keys():
         return tree
     expanded = _substitute(tree, symbols.expansions)
     check_size(expanded)
