@@ -273,33 +273,31 @@ class WordJudge:
                 return text
         return None
 
-    def match(self, text: str) -> WordMatch | None:
-        """The accepted phrase ``text`` says, if any (a known-wrong one wins a tie)."""
+    def _lookup(
+        self, text: str, phrases: list[tuple[str, Phrase]], rivals: list[tuple[str, Phrase]]
+    ) -> WordMatch | None:
+        """The phrase of ``phrases`` that ``text`` says; a rival said exactly wins a typo."""
         given = self.vocabulary.normalise(text)
         if not given.words:
             return None
-        exact = self._exact(given, self.accepted)
+        exact = self._exact(given, phrases)
         if exact is not None:
             return WordMatch(exact, typo=False)
-        if self._exact(given, self.wrong) is not None:
+        if self._exact(given, rivals) is not None:
             return None
-        for phrase_text, phrase in self.accepted:
+        for phrase_text, phrase in phrases:
             if one_typo(given, phrase, self._protected(phrase)):
                 return WordMatch(phrase_text, typo=True)
         return None
 
+    def match(self, text: str) -> WordMatch | None:
+        """The accepted phrase ``text`` says, if any (a known-wrong one wins a tie)."""
+        return self._lookup(text, self.accepted, self.wrong)
+
     def match_wrong(self, text: str) -> str | None:
         """The known-wrong phrase ``text`` says, typos forgiven as for right ones."""
-        given = self.vocabulary.normalise(text)
-        if not given.words:
-            return None
-        exact = self._exact(given, self.wrong)
-        if exact is not None:
-            return exact
-        for phrase_text, phrase in self.wrong:
-            if one_typo(given, phrase, self._protected(phrase)):
-                return phrase_text
-        return None
+        found = self._lookup(text, self.wrong, self.accepted)
+        return found.phrase if found else None
 
 
 def is_quantity(text: str) -> bool:
