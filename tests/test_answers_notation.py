@@ -13,7 +13,7 @@ from quizzer.answers import CardJudge
 from quizzer.answers.checks import answer_problems
 from quizzer.answers.judge import symbol_table
 from quizzer.answers.symbolic import plain, to_sympy
-from quizzer.answers.syntax import AnswerError, UnknownCommand, UnknownSymbol, parse
+from quizzer.answers.syntax import AnswerError, Sym, UnknownCommand, UnknownSymbol, parse
 from quizzer.cards.model import Card, card_problems
 from quizzer.cards.names import is_notation, name_key
 
@@ -550,3 +550,38 @@ def test_a_defined_symbol_reads_back_as_typed():
     verdict = judged(LOGISTIC, "p - y")
     assert verdict.correct and verdict.interpreted == "p - y"
     assert judged(LOGISTIC, "sigmoid(z) - y").interpreted == "-y + 1/(1 + exp(-z))"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("eˣ", "exp(x)"), ("Kˣ", "K**x"), ("yˣ", "y**x"), ("1 - yˣ", "1 - y**x")],
+)
+def test_raised_letters_are_powers(text, expected):
+    assert read(text) == expected
+
+
+_GREEK_SPELLINGS = {"alpha": "α", "beta": "β", "eta": "η", "theta": "θ", "sigma": "σ", "mu": "μ"}
+_SUBSCRIPT_DIGITS = "₀₁₂₃₄₅₆₇₈₉"
+
+
+@given(
+    st.sampled_from(sorted(_GREEK_SPELLINGS)),
+    st.integers(min_value=0, max_value=9),
+    st.sampled_from(["", "hat", "bar"]),
+)
+def test_every_spelling_of_a_greek_name_with_a_subscript(letter, digit, accent):
+    declared = f"{letter}_{digit}" + (f"_{accent}" if accent else "")
+    card = make_card("1", {declared: {}})
+    table = symbol_table(card)
+    greek = _GREEK_SPELLINGS[letter]
+    mark = {"": "", "hat": "\u0302", "bar": "\u0304"}[accent]
+    latex = f"\\{letter}_{{{digit}}}" if not accent else f"\\{accent}{{\\{letter}}}_{{{digit}}}"
+    spellings = [
+        declared,
+        f"{letter}{digit}{accent}",
+        f"{greek}{mark}{_SUBSCRIPT_DIGITS[digit]}",
+        f"{greek}{mark}_{digit}",
+        latex,
+    ]
+    for spelling in spellings:
+        assert parse(spelling, table) == Sym(declared), spelling

@@ -174,6 +174,8 @@ class Token:
 
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_RAISED_LETTERS = "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"
+_RAISED = str.maketrans(_RAISED_LETTERS, "abcdefghijklmnoprstuvwxyz")
 _UNICODE_OPS = {
     "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
     "−": "-", "–": "-", "÷": "/", "√": "sqrt", "ᵀ": "'", "∣": "|", "‖": "|",
@@ -248,6 +250,14 @@ class _Lexer:
                 mapped = _UNICODE_OPS[char]
                 self.tokens.append(Token("name" if mapped == "sqrt" else "op", mapped, column))
                 self.i += 1
+            elif char in _RAISED_LETTERS:
+                # β₁ᵗ and eˣ: a raised name is a power
+                end = self.i
+                while end < len(text) and text[end] in _RAISED_LETTERS:
+                    end += 1
+                raised = text[self.i : end].translate(_RAISED)
+                self.tokens += [Token("op", "^", column), Token("name", raised, column)]
+                self.i = end
             elif char in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺":
                 end = self.i
                 while end < len(text) and text[end] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺":

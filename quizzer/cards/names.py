@@ -99,10 +99,12 @@ def name_key(text: str) -> str:
         letters, marks = _plain_letters(part)
         accents.extend(marks)
         if index == 0:
-            # mhat, thetahat: an accent word glued to one letter (not "what" or "chat")
+            # mhat, thetahat, beta1hat: an accent word glued to one letter or a Greek
+            # name, digits allowed after it ("rebar" stays "rebar")
             for word in ACCENT_WORDS:
                 base = letters[: -len(word)]
-                if letters.endswith(word) and (len(base) == 1 or base in GREEK_NAMES):
+                stem = base.rstrip("0123456789")
+                if letters.endswith(word) and (len(stem) == 1 or stem in GREEK_NAMES):
                     letters = base
                     accents.append(word)
                     break
