@@ -585,3 +585,24 @@ def test_every_spelling_of_a_greek_name_with_a_subscript(letter, digit, accent):
     ]
     for spelling in spellings:
         assert parse(spelling, table) == Sym(declared), spelling
+
+
+_PIECES = [
+    "\\frac", "\\dfrac", "\\hat", "\\bar", "\\log", "_", "^", "{", "}", "(", ")", "|", "‖",
+    "\\left", "\\right", "\\mathrm", "\\operatorname", "\\beta", "\\varepsilon", "β", "₁",
+    "\u0302", "ᵗ", "²", "½", "%", "@", "x", "K", "y", "1", "2", "12", "tanh", "log", "sin",
+    "-", "+", "*", "/", " ", ",", "P(B|A)", "Var(X)", "\\,", "\\top", "e", "sigmoid",
+]  # fmt: skip
+NOTATION_TABLE = symbol_table(
+    make_card("x", {"x": {}, "K": {}, "y": {}, "P_B_A": {"aliases": ["P(B|A)"]}})
+)
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=25))
+def test_any_mix_of_notation_is_read_or_refused_with_a_column(pieces):
+    text = "".join(pieces)
+    try:
+        parse(text, NOTATION_TABLE)
+    except AnswerError as error:
+        assert error.message
+        assert error.column is None or 1 <= error.column <= len(text) + 1
