@@ -21,6 +21,14 @@ SLOW_ANSWERS = [
     "erf(10^9999) sqrt(d_k)",
     "tanh(10^9999) sqrt(d_k)",
     "sin(10^9999)",
+    # relatives: SymPy splits a power of a product into powers of its factors
+    "sqrt((10^4000+1)*d_k)",
+    "((10^4000+1)*d_k)^(1/3)",
+    "sqrt((10^9999+1) d_k)",
+    "sqrt(d_k^2 (10^999+1))",
+    "((10^2000+1) d_k)^10000",
+    "sqrt(d_k 10^400)/10^200",
+    "sigmoid((10^4000+1) d_k)^(1/2)",
     # towers, factorials, exponents
     "9**9**9**9",
     "factorial(10**10)",

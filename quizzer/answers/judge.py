@@ -201,6 +201,8 @@ class Comparison:
     #: Points where the expected value is real but the answer's is not.
     answer_undefined: int = 0
     expected_undefined: int = 0
+    #: Points where floats were not enough and 50 digits were out of reach.
+    out_of_reach: int = 0
 
 
 def symbol_domains(card: Card) -> dict[str, numeric.Domain]:
@@ -376,9 +378,9 @@ class CardJudge:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
         forbidden = forbidden_in(written, compiled.blank, self.table)
         if forbidden:
-            words = ", ".join(forbidden)
+            named = ", ".join(forbidden)
             return wrong(
-                f"uses {words}, which this blank forbids: write it in other terms", "forbid"
+                f"uses {named}, which this blank forbids: write it in other terms", "forbid"
             )
         try:
             values = self.values_of(tree)
@@ -478,6 +480,7 @@ class CardJudge:
                 continue
             verdict = self._agree_precisely(expected, tree, index)
             if verdict is None:
+                result.out_of_reach += 1
                 continue
             if not verdict:
                 return Comparison(False, result.valid, result.confirmed)
@@ -516,6 +519,9 @@ class CardJudge:
         """Why no verdict of "equal" could be reached: say so, never guess."""
         if comparison.valid >= MIN_VALID_POINTS:
             return "could not confirm it at 50 digits: its values are too large to check"
+        undefined = max(comparison.answer_undefined, comparison.expected_undefined)
+        if comparison.out_of_reach > undefined:
+            return "its values are too large to evaluate at most points: cannot compare"
         if comparison.answer_undefined >= comparison.expected_undefined:
             names = sorted(symbols_used(tree))
             whose = "yours is"
@@ -651,9 +657,12 @@ def _looks_rounded(value: Fraction) -> str | None:
     matches = []
     for exact, text in _constants_near(decimal):
         # > 0 when the decimal was cut short; exact arithmetic for fractions
-        difference = abs(exact) - abs(value if isinstance(exact, Fraction) else decimal)
-        slack = 0.0 if isinstance(exact, Fraction) else 4 * sys.float_info.epsilon * abs(decimal)
-        if abs(difference) <= step / 2 + slack or 0 <= difference < step + slack:
+        # (a float constant is taken exactly, with a few ulps of slack)
+        difference = abs(Fraction(exact)) - abs(value)
+        limit = step
+        if not isinstance(exact, Fraction):
+            limit += Fraction(4 * sys.float_info.epsilon * abs(decimal))
+        if abs(difference) <= limit / 2 or 0 <= difference < limit:
             matches.append((abs(float(difference)), text))
     return min(matches)[1] if matches else None
 
