@@ -333,3 +333,12 @@ def test_a_reveal_carries_every_accepted_form():
     screen = Screen(file=out, width=80, no_color=True)
     screen.session_event(revealed, interactive=False)
     assert "also accepted: last axis, final axis, axis -1" in out.getvalue()
+
+
+def test_long_text_is_never_a_phrase_and_costs_nothing():
+    import time
+
+    judge = WordJudge(["layer norm"])
+    start = time.perf_counter()
+    assert judge.match("layer norm " * 10_000) is None
+    assert time.perf_counter() - start < 0.01

@@ -215,6 +215,9 @@ def within_one_edit(a: str, b: str) -> bool:
 
 
 MIN_TYPO_LENGTH = 5
+#: Longer text is no phrase: it goes straight to the parser and its limits
+#: (normalising a 100 kB answer took 130 ms).
+MAX_PHRASE_LENGTH = 300
 
 
 def one_typo(given: Phrase, target: Phrase, protected: frozenset[str]) -> bool:
@@ -277,6 +280,8 @@ class WordJudge:
         self, text: str, phrases: list[tuple[str, Phrase]], rivals: list[tuple[str, Phrase]]
     ) -> WordMatch | None:
         """The phrase of ``phrases`` that ``text`` says; a rival said exactly wins a typo."""
+        if not phrases or len(text) > MAX_PHRASE_LENGTH:
+            return None
         given = self.vocabulary.normalise(text)
         if not given.words:
             return None
