@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from rich.padding import Padding
 from rich.text import Text
 
-from quizzer.ui.card import follow_ups_body
+from quizzer.cards.sections import BY_FIELD, Depth, sections_to
+from quizzer.ui.card import section_body, section_style
 from quizzer.ui.console import Output
 from quizzer.ui.verdict import verdict_text
 from quizzer.ui.widgets import (
-    bullets,
     card_heading,
     duration,
     filled_line,
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from fsrs import Rating
-    from rich.console import RenderableType
 
     from quizzer.cards.model import Card
     from quizzer.study import quiz as flow
@@ -113,41 +112,35 @@ class SessionScreen(Output):
         self.out.print(Text(event.text, style="dim"))
 
     def card_finished(self, event: flow.CardFinished, *, brief: bool, wait: Wait | None) -> None:
-        """The filled formula, then what to read while it is fresh."""
+        """The filled formula, then what to read while it is fresh.
+
+        ``brief`` keeps what fits on the way to an interview (red flags, bullets).
+        """
         card = event.card
         self.out.print(filled_line(card, event.filled))
         if event.result.skipped:
             self.out.print(Text("skipped", style="dim"))
-        sections: list[RenderableType] = []
-        if card.explanation and not brief:
-            sections.append(section_panel("Explanation", markdown(card.explanation), "blue"))
-        if card.red_flags:
-            sections.append(section_panel("Red flags", bullets(card.red_flags), "red"))
-        for renderable in sections:
-            self.out.print(renderable)
-        if card.follow_ups and not brief:
-            self.follow_ups(card, wait)
-        if card.bullets:
-            self.out.print(section_panel("60-second review", bullets(card.bullets), "cyan"))
+        for section in sections_to(Depth.REVIEW if brief else Depth.STUDY):
+            if section.kind == "follow_ups" and wait is not None and card.follow_ups:
+                self.follow_ups_one_by_one(card, wait)
+                continue
+            body = section_body(card, section)
+            if body is not None:
+                self.out.print(section_panel(section.title, body, section_style(section)))
 
-    def follow_ups(self, card: Card, wait: Wait | None) -> None:
-        """Each question first; in a terminal, Enter reveals its approach."""
-        if wait is None:
-            self.out.print(
-                section_panel(
-                    "What an interviewer would ask next", follow_ups_body(card), "magenta"
-                )
-            )
-            return
+    def follow_ups_one_by_one(self, card: Card, wait: Wait) -> None:
+        """Each question first; Enter reveals its approach."""
         from rich.rule import Rule
 
-        self.out.print(Rule("What an interviewer would ask next", style="magenta", align="left"))
+        follow_ups = BY_FIELD["follow_ups"]
+        self.out.print(Rule(follow_ups.title, style=section_style(follow_ups), align="left"))
+        asking: Wait | None = wait
         for number, follow in enumerate(card.follow_ups, start=1):
             self.out.print(
                 Text.assemble((f"Q{number}. ", "bold magenta"), (follow.question, "bold"))
             )
-            if wait is not None and not wait("    try it first · Enter shows the approach "):
-                wait = None  # input ended: show the rest without waiting
+            if asking is not None and not asking("    try it first · Enter shows the approach "):
+                asking = None  # input ended: show the rest without waiting
             self.out.print(Padding(markdown(follow.approach), (0, 0, 1, 4)))
 
     def session_summary(self, summary: flow.SessionSummary) -> None:
