@@ -160,7 +160,7 @@ def sources_body(title: str, sources: Sequence[Source]) -> RenderableType:
     """
     lines: list[RenderableType] = [Rule(title, style="dim", align="left")]
     for source in sources:
-        lines.append(Text.assemble("• ", citation(source)))
+        lines.append(bullets([citation(source)]))
         if source.url:
             address = Text("  ", no_wrap=True, overflow="ignore")
             address.append(source.url, style=Style(link=source.url, underline=True))
