@@ -84,7 +84,7 @@ def cloze_text(card: Card) -> str:
 def _latex(card: Card, blank: str) -> str | None:
     """The blank's answer as LaTeX, when it is a formula quizzer can read."""
     try:
-        from sympy import latex  # type: ignore[import-untyped]
+        from sympy import latex
 
         from quizzer.answers.judge import symbol_table
         from quizzer.answers.symbolic import to_sympy
@@ -193,7 +193,7 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
     Notes are identified by a GUID derived from the card id, so importing a
     newer export updates notes instead of duplicating them.
     """
-    import genanki  # type: ignore[import-untyped]
+    import genanki
 
     model = genanki.Model(
         ANKI_MODEL_ID,
