@@ -35,6 +35,7 @@ def export_progress(store: Store) -> dict[str, Any]:
                 "hints": a.hints,
                 "ms": a.ms,
                 "at": iso(a.at),
+                "overridden": a.overridden,
             }
             for a in store.attempts()
         ],
@@ -87,6 +88,7 @@ def import_progress(store: Store, data: Mapping[str, Any], now: datetime) -> int
                 int(a["hints"]),
                 int(a["ms"]),
                 datetime.fromisoformat(a["at"]),
+                bool(a.get("overridden", False)),
             )
             for a in data.get("attempts", [])
         ]

@@ -78,6 +78,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (card_id, blank)
     );
     """,
+    # 2 -> 3: an answer the judge rejected but the learner counted as right (`/override`)
+    # keeps correct = 1 and says so, so stats and `overrides` can tell the two apart.
+    """
+    ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0
+        CHECK (overridden IN (0, 1));
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -98,6 +104,8 @@ class Attempt:
     hints: int
     ms: int
     at: datetime
+    #: Judged wrong, counted as right by the learner (``correct`` is then True).
+    overridden: bool = False
 
 
 @dataclass(frozen=True)
@@ -283,8 +291,8 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO attempts"
-                " (session_id, card_id, blank, given, correct, try, hints, ms, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     session_id,
                     attempt.card_id,
@@ -295,6 +303,7 @@ class Store:
                     attempt.hints,
                     attempt.ms,
                     iso(attempt.at),
+                    int(attempt.overridden),
                 ),
             )
 
@@ -372,7 +381,9 @@ class Store:
         return {str(blank): (str(fp), str(text)) for blank, fp, text in rows}
 
     def attempts(self, card_id: str | None = None) -> list[Attempt]:
-        query = "SELECT card_id, blank, given, correct, try, hints, ms, at FROM attempts"
+        query = (
+            "SELECT card_id, blank, given, correct, try, hints, ms, at, overridden FROM attempts"
+        )
         args: tuple[str, ...] = ()
         if card_id is not None:
             query += " WHERE card_id = ?"
@@ -388,6 +399,7 @@ class Store:
                 row[5],
                 row[6],
                 datetime.fromisoformat(row[7]),
+                bool(row[8]),
             )
             for row in rows
         ]
