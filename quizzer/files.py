@@ -85,6 +85,8 @@ def open_regular(path: Path | str) -> BinaryIO:
         if not stat.S_ISREG(found.st_mode):
             raise NotRegularFile(f"{path} is {kind_of(found.st_mode)}, not a regular file")
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FileProblem(f"no such file: {path}") from None
     except OSError as error:
         raise FileProblem(f"cannot read {path}: {reason(error)}") from None
     try:
