@@ -23,6 +23,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -471,14 +472,19 @@ def import_backup(
     Raises:
         BadBackup: the file is not a regular, readable, well-formed backup.
     """
+    with _reading(path, limit) as reader:
+        return _merge(store, str(path), lambda: _entries(reader), now)
+
+
+@contextmanager
+def _reading(path: Path, limit: int) -> Iterator[_Reader]:
     try:
         handle = open_regular(path)
     except FileProblem as error:
         raise BadBackup(error.message) from None
     with handle:
-        reader = _Reader(handle, str(path), limit)
         try:
-            return _merge(store, str(path), lambda: _entries(reader), now)
+            yield _Reader(handle, str(path), limit)
         except OSError as error:
             raise BadBackup(f"cannot read {path}: {error.strerror or error}") from None
 
@@ -504,12 +510,7 @@ def import_progress(store: Store, data: Mapping[str, Any], now: datetime) -> int
 
 def read_backup(path: Path, limit: int = MAX_BACKUP_BYTES) -> dict[str, Any]:
     """A whole backup file as data, checked only for its format and version."""
-    try:
-        handle = open_regular(path)
-    except FileProblem as error:
-        raise BadBackup(error.message) from None
-    with handle:
-        reader = _Reader(handle, str(path), limit)
+    with _reading(path, limit) as reader:
         data: dict[str, Any] = {"attempts": [], "reviews": [], "schedule": {}}
         for section, entry in _entries(reader):
             if section == "header":
