@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -88,12 +87,6 @@ def _fsrs_time(value: object) -> str | None:
     return _utc_time(value).isoformat() if value else None
 
 
-def _finite(value: float | None) -> float | None:
-    if value is not None and not math.isfinite(value):
-        raise ValueError("must be a finite number")
-    return value
-
-
 UtcTime = Annotated[datetime, BeforeValidator(_utc_time)]
 Text = Annotated[StrictStr, Field(max_length=100_000)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=1000)]
@@ -149,8 +142,8 @@ class FsrsState(_Strict):
     card_id: Annotated[StrictInt, Field(ge=0, lt=2**63)]
     state: Annotated[StrictInt, Field(ge=1, le=3)]
     step: Annotated[StrictInt, Field(ge=0, le=1000)] | None
-    stability: Annotated[float | None, BeforeValidator(_finite), Field(ge=0)]
-    difficulty: Annotated[float | None, BeforeValidator(_finite), Field(ge=0)]
+    stability: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None
+    difficulty: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None
     due: Annotated[str, BeforeValidator(_fsrs_time)]
     last_review: Annotated[str | None, BeforeValidator(_fsrs_time)]
 
@@ -377,7 +370,7 @@ def _check_header(name: str, key: str, value: object) -> None:
             f" this quizzer reads version {EXPORT_VERSION}"
         )
     if key not in ("format", "version"):
-        raise BadBackup(f"{name} has an unknown section {key!r}")
+        raise BadBackup(f"{name} is not a quizzer progress file (unknown section {key!r})")
 
 
 # -- import ------------------------------------------------------------------------------
