@@ -303,3 +303,27 @@ def test_a_failed_export_leaves_the_previous_backup_whole(tmp_path):
     assert "cannot write" in result.stderr and "Traceback" not in result.stderr
     assert target.read_text() == '{"the": "previous backup"}'
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("2026-02-01T08:00:00.123+00:00", "2026-02-01T08:00:00.123+00:00"),
+        ("2026-02-01T08:00:00.123456Z", "2026-02-01T08:00:00.123+00:00"),
+        ("2026-02-01T09:00:00+01:00", "2026-02-01T08:00:00.000+00:00"),
+        ("2026-01-31T23:59:59.9999-08:00", "2026-02-01T07:59:59.999+00:00"),
+    ],
+)
+def test_times_are_stored_in_one_form(tmp_path, given, stored):
+    source = write_json(tmp_path / "b.json", backup([attempt_entry(at=given)]))
+    with Store.open(tmp_path / "p.db") as store:
+        import_backup(store, source, T0)
+        assert store.connection.execute("SELECT at FROM attempts").fetchone()[0] == stored
+
+
+def test_a_time_in_the_stored_form_that_is_no_date_is_refused(tmp_path):
+    source = write_json(
+        tmp_path / "b.json", backup([attempt_entry(at="2026-02-30T08:00:00.000+00:00")])
+    )
+    with Store.open(tmp_path / "p.db") as store, pytest.raises(BadBackup, match="not an ISO"):
+        import_backup(store, source, T0)

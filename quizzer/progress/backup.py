@@ -63,31 +63,47 @@ class BadBackup(QuizzerError):
 # -- the model ---------------------------------------------------------------------------
 
 
-def _utc_time(value: object) -> datetime:
-    """An ISO 8601 time with its zone, in UTC at the precision the store keeps (ms)."""
+def _utc_moment(value: object) -> datetime:
+    """An ISO 8601 time that carries its zone, in UTC."""
     if not isinstance(value, str):
         raise ValueError("a time must be an ISO 8601 string")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError(f"not an ISO 8601 time: {value[:40]!r}") from None
-    if moment.tzinfo is None or moment.utcoffset() is None:
+    offset = moment.utcoffset()
+    if offset is None:
         raise ValueError(f"time without a zone: {value[:40]!r} (add Z or +00:00)")
-    try:
-        moment = moment.astimezone(timezone.utc)
-    except OverflowError:
-        raise ValueError(f"time out of range: {value[:40]!r}") from None
-    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    if offset:
+        try:
+            moment = moment.astimezone(timezone.utc)
+        except OverflowError:
+            raise ValueError(f"time out of range: {value[:40]!r}") from None
+    return moment.replace(tzinfo=timezone.utc)
+
+
+_STORED_FORM = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
+
+
+def _stored_time(value: object) -> str:
+    """A time as the store keeps it (UTC, milliseconds), so duplicate keys compare equal."""
+    if isinstance(value, str) and _STORED_FORM.fullmatch(value):
+        # What `progress export` writes: already in the store's form; just check it is a date.
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"not an ISO 8601 time: {value!r}") from None
+        return value
+    return iso(_utc_moment(value))
 
 
 def _fsrs_time(value: object) -> str | None:
-    """An FSRS state's time, kept as FSRS writes it (ISO 8601, UTC, microseconds)."""
-    if value is None:
-        return None
-    return _utc_time(value).isoformat() if value else None
+    """An FSRS state's time, as FSRS writes it (ISO 8601 in UTC)."""
+    return _utc_moment(value).isoformat() if value is not None else None
 
 
-UtcTime = Annotated[datetime, BeforeValidator(_utc_time)]
+#: Validated times are strings in the store's form: a million need no datetime objects.
+StoredTime = Annotated[str, BeforeValidator(_stored_time)]
 Text = Annotated[StrictStr, Field(max_length=100_000)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=1000)]
 Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
@@ -107,20 +123,21 @@ class AttemptEntry(_Strict):
     try_: Annotated[StrictInt, Field(alias="try", ge=1, le=1_000_000)]
     hints: Count
     ms: Annotated[StrictInt, Field(ge=0, le=10**12)]
-    at: UtcTime
+    at: StoredTime
     overridden: StrictBool = False
 
-    def to_attempt(self) -> Attempt:
-        return Attempt(
+    def to_row(self) -> tuple[object, ...]:
+        """The attempt as :meth:`Staging.add` takes it."""
+        return (
             self.card,
             self.blank,
             self.given,
-            self.correct,
+            int(self.correct),
             self.try_,
             self.hints,
             self.ms,
             self.at,
-            self.overridden,
+            int(self.overridden),
         )
 
 
@@ -130,10 +147,11 @@ class ReviewEntry(_Strict):
     card: Name
     rating: Annotated[StrictInt, Field(ge=1, le=4)]
     review_log: dict[str, Any]
-    at: UtcTime
+    at: StoredTime
 
-    def to_review(self) -> Review:
-        return Review(self.card, self.rating, self.review_log, self.at)
+    def to_row(self) -> tuple[object, ...]:
+        """The review as :meth:`Staging.add` takes it."""
+        return (self.card, self.rating, json.dumps(self.review_log), self.at)
 
 
 class FsrsState(_Strict):
@@ -431,7 +449,7 @@ class _Stager:
         except ValidationError as error:
             raise _malformed("reviews", self.counted["reviews"], error) from None
         self.staging.add(
-            [a.to_attempt() for a in checked_attempts], [r.to_review() for r in checked_reviews]
+            [a.to_row() for a in checked_attempts], [r.to_row() for r in checked_reviews]
         )
         self.counted["attempts"] += len(attempts)
         self.counted["reviews"] += len(reviews)

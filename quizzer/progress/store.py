@@ -440,6 +440,12 @@ class Store:
 
 _FETCH_BATCH = 2000
 
+#: The columns of the rows :meth:`Staging.add` takes: times as :func:`iso` writes them.
+IMPORT_COLUMNS = {
+    "attempts": ("card_id", "blank", "given", "correct", "try", "hints", "ms", "at", "overridden"),
+    "reviews": ("card_id", "rating", "review_log", "at"),
+}
+
 _STAGING_TABLES = """
 CREATE TEMP TABLE import_attempts (
     seq INTEGER PRIMARY KEY, card_id TEXT, blank TEXT, given TEXT, correct INTEGER,
@@ -503,20 +509,24 @@ class Staging:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, attempts: list[Attempt], reviews: list[Review]) -> None:
-        """Stage a batch of checked attempts and reviews."""
+    def add(self, attempts: list[tuple[object, ...]], reviews: list[tuple[object, ...]]) -> None:
+        """Stage a batch of checked rows, in the columns of :data:`IMPORT_COLUMNS`.
+
+        Rows rather than :class:`Attempt` objects: a million of them are staged
+        in an import, and times arrive already in the store's text form.
+        """
         db = self.store.connection
         try:
             db.executemany(
                 "INSERT INTO temp.import_attempts"
                 " (card_id, blank, given, correct, try, hints, ms, at, overridden)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_attempt_row(a) for a in attempts],
+                attempts,
             )
             db.executemany(
                 "INSERT INTO temp.import_reviews (card_id, rating, review_log, at)"
                 " VALUES (?, ?, ?, ?)",
-                [(r.card_id, r.rating, json.dumps(r.review_log), iso(r.at)) for r in reviews],
+                reviews,
             )
         except sqlite3.Error as error:
             raise _operational(self.store.path, error) from None
