@@ -24,11 +24,13 @@ START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 
 
 def write_synthetic_backup(path: Path, reviews: int, attempts: int) -> None:
-    """A backup in the shape `progress export` writes, one entry per line."""
+    """A backup as `progress export` writes it: one entry per line, times in UTC milliseconds."""
     with path.open("w", encoding="utf-8") as out:
         out.write('{"format": "quizzer-progress", "version": 1,\n"attempts": [')
         for n in range(attempts):
-            at = (START + timedelta(seconds=n, microseconds=n % 1000 * 1000)).isoformat()
+            at = (START + timedelta(seconds=n, milliseconds=n % 1000)).isoformat(
+                timespec="milliseconds"
+            )
             entry = {
                 "card": f"card-{n % CARDS}",
                 "blank": "scale",
@@ -43,7 +45,7 @@ def write_synthetic_backup(path: Path, reviews: int, attempts: int) -> None:
             out.write(("\n" if n == 0 else ",\n") + json.dumps(entry))
         out.write('\n],\n"reviews": [')
         for n in range(reviews):
-            at = (START + timedelta(seconds=n)).isoformat()
+            at = (START + timedelta(seconds=n)).isoformat(timespec="milliseconds")
             log = {
                 "card_id": n % CARDS,
                 "rating": 1 + n % 4,
