@@ -16,9 +16,8 @@ and devices report 0).
 from __future__ import annotations
 
 import os
-import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
@@ -32,9 +31,19 @@ _TEMPORARY_NAME_ROOM = 200
 class FileProblem(QuizzerError):
     """A file that cannot be read or written; the message names it and says why."""
 
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        #: Why, without the path ("No such file or directory", "a FIFO"), for callers
+        #: that name the file their own way.
+        self.reason = reason or message
+
 
 class NotRegularFile(FileProblem):
     """A FIFO, device, socket or folder where a regular file was expected."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message, kind)
+        self.kind = kind
 
 
 class FileTooLarge(FileProblem):
@@ -81,23 +90,25 @@ def open_regular(path: Path | str) -> BinaryIO:
         FileProblem: it does not exist, cannot be read, or is a symlink loop.
     """
     try:
-        found = os.stat(path)
-        if not stat.S_ISREG(found.st_mode):
-            raise NotRegularFile(f"{path} is {kind_of(found.st_mode)}, not a regular file")
+        _require_regular(path, os.stat(path).st_mode)
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise FileProblem(f"no such file: {path}") from None
+        raise FileProblem(f"no such file: {path}", "no such file") from None
     except OSError as error:
-        raise FileProblem(f"cannot read {path}: {reason(error)}") from None
+        raise FileProblem(f"cannot read {path}: {reason(error)}", reason(error)) from None
     try:
-        opened = os.fstat(descriptor)
-        if not stat.S_ISREG(opened.st_mode):
-            raise NotRegularFile(f"{path} is {kind_of(opened.st_mode)}, not a regular file")
+        _require_regular(path, os.fstat(descriptor).st_mode)
         os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)
         raise
+
+
+def _require_regular(path: Path | str, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = kind_of(mode)
+        raise NotRegularFile(f"{path} is {kind}, not a regular file", kind)
 
 
 def read_bounded(path: Path | str, limit: int) -> bytes:
@@ -111,9 +122,10 @@ def read_bounded(path: Path | str, limit: int) -> bytes:
         try:
             data = handle.read(limit + 1)
         except OSError as error:
-            raise FileProblem(f"cannot read {path}: {reason(error)}") from None
+            raise FileProblem(f"cannot read {path}: {reason(error)}", reason(error)) from None
     if len(data) > limit:
-        raise FileTooLarge(f"{path} is too large (the limit is {size_in_words(limit)})")
+        why = f"too large (the limit is {size_in_words(limit)})"
+        raise FileTooLarge(f"{path} is {why}", why)
     return data
 
 
@@ -130,7 +142,8 @@ def _write_target(path: Path) -> tuple[Path, int | None]:
     except OSError as error:
         raise FileProblem(f"cannot write {path}: {reason(error)}") from None
     if not stat.S_ISREG(found.st_mode):
-        raise NotRegularFile(f"cannot write {path}: it is {kind_of(found.st_mode)}")
+        kind = kind_of(found.st_mode)
+        raise NotRegularFile(f"cannot write {path}: it is {kind}", kind)
     return target, stat.S_IMODE(found.st_mode)
 
 
@@ -149,7 +162,7 @@ def atomic_writer(path: Path | str) -> Iterator[BinaryIO]:
     """
     target, mode = _write_target(Path(path))
     name = target.name[:_TEMPORARY_NAME_ROOM]
-    temporary = target.with_name(f".{name}.{secrets.token_hex(4)}.tmp")
+    temporary = target.with_name(f".{name}.{os.urandom(4).hex()}.tmp")
     try:
         # 0o666 minus the umask, as for any new file; the old file's mode is put back below.
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
@@ -192,3 +205,35 @@ def _fsync_folder(folder: Path) -> None:
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+
+
+# -- files skipped while walking a folder --------------------------------------------------
+
+_skip_listeners: list[Callable[[str], None]] = []
+
+
+def report_skipped(path: Path | str, why: str) -> None:
+    """Tell whoever listens that ``path`` was skipped (the core never prints)."""
+    for listener in _skip_listeners:
+        listener(f"skipped {path}: {why}")
+
+
+@contextmanager
+def skipped_files_reported_to(listener: Callable[[str], None]) -> Iterator[None]:
+    """Send :func:`report_skipped` lines to ``listener`` (once per line) within the block.
+
+    The command line prints them as warnings; a folder walked twice in one
+    command still gets one line per skipped file.
+    """
+    said: set[str] = set()
+
+    def once(line: str) -> None:
+        if line not in said:
+            said.add(line)
+            listener(line)
+
+    _skip_listeners.append(once)
+    try:
+        yield
+    finally:
+        _skip_listeners.remove(once)
