@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from quizzer.cards.model import GAP, Card, Source
 from quizzer.cards.sections import Depth, Section, citation, sections_to
+from quizzer.files import atomic_writer
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -219,5 +220,6 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
                 guid=genanki.guid_for(card.id),
             )
         )
-    genanki.Package(deck).write_to_file(str(path))
+    with atomic_writer(path) as out:
+        genanki.Package(deck).write_to_file(out)
     return len(cards)

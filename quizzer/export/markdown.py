@@ -13,6 +13,7 @@ from typing import Any
 from quizzer.cards.formula import filled_prompt
 from quizzer.cards.model import Card
 from quizzer.cards.sections import Depth, Section, citation, sections_to
+from quizzer.files import write_atomic
 
 
 def markdown_sheet(cards: Sequence[Card], title: str = "quizzer study sheet") -> str:
@@ -81,4 +82,4 @@ def deck_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
 
 
 def write_text(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
