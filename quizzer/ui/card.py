@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -107,19 +107,22 @@ def follow_ups_body(card: Card, *, with_approach: bool = True) -> RenderableType
     return Group(*items[:-1]) if items else Text()
 
 
-def teaching_panels(card: Card, depth: Depth) -> list[RenderableType]:
-    """The card's teaching sections down to ``depth`` as panels, in reading order."""
-    panels: list[RenderableType] = []
-    for section in sections_to(depth):
-        body = section_body(card, section)
-        if body is None:
-            continue
-        if section.kind in ("sources", "related"):
-            # Outside a box: addresses must never be broken by a border.
-            panels.append(body)
-        else:
-            panels.append(section_panel(section.title, body, section_style(section)))
-    return panels
+def teaching_panels(
+    card: Card, depth: Depth, *, skip: Collection[str] = ()
+) -> list[RenderableType]:
+    """The card's teaching sections down to ``depth``, in reading order, but those in
+    ``skip`` (fields a screen shows its own way)."""
+    views = (section_view(card, s) for s in sections_to(depth) if s.field not in skip)
+    return [view for view in views if view is not None]
+
+
+def section_view(card: Card, section: Section) -> RenderableType | None:
+    """One section as it is shown, or None when the card leaves it empty: a titled
+    panel, except sources and related cards, whose addresses a border would break."""
+    body = section_body(card, section)
+    if body is None or section.kind in ("sources", "related"):
+        return body
+    return section_panel(section.title, body, section_style(section))
 
 
 def section_style(section: Section) -> str:

@@ -10,7 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from quizzer.cards.sections import BY_FIELD, Depth, sections_to
-from quizzer.ui.card import section_body, section_style
+from quizzer.ui.card import section_style, section_view
 from quizzer.ui.console import Output
 from quizzer.ui.verdict import verdict_text
 from quizzer.ui.widgets import (
@@ -20,7 +20,6 @@ from quizzer.ui.widgets import (
     markdown,
     relative,
     report_table,
-    section_panel,
     when,
 )
 
@@ -124,9 +123,9 @@ class SessionScreen(Output):
             if section.kind == "follow_ups" and wait is not None and card.follow_ups:
                 self.follow_ups_one_by_one(card, wait)
                 continue
-            body = section_body(card, section)
-            if body is not None:
-                self.out.print(section_panel(section.title, body, section_style(section)))
+            view = section_view(card, section)
+            if view is not None:
+                self.out.print(view)
 
     def follow_ups_one_by_one(self, card: Card, wait: Wait) -> None:
         """Each question first; Enter reveals its approach."""
