@@ -7,8 +7,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from quizzer.answers.numeric import Undefined, evaluate, sample_points, values_agree
+from quizzer.answers.numeric import (
+    NotDefined,
+    Overflow,
+    Undefined,
+    evaluate,
+    sample_points,
+    values_agree,
+)
 from quizzer.answers.syntax import (
     CONSTANTS,
     FUNCTION_ALIASES,
@@ -150,7 +159,7 @@ def _same_value(printed: str, reference: str, symbols: set[str]) -> bool | None:
     for point in sample_points(table, rng, 12):
         try:
             values = [evaluate(tree, point) for tree in trees]
-        except (Undefined, ArithmeticError):
+        except (Undefined, Overflow, NotDefined, ArithmeticError):
             continue
         compared += 1
         if not values_agree(*values):
@@ -199,3 +208,56 @@ def test_the_evaluation_catches_a_dropped_bracket():
     naive_reading = _same_value(spans[0]["correction"], spans[1]["correction"], set(card.symbols))
     assert naive_reading is False
     assert "m_t / (1 - beta1^t)" in filled_prompt(card)
+
+
+# -- any answer in any operator context, by Hypothesis -----------------------------------
+
+_ATOMS = st.sampled_from(["b", "c", "x", "2", "3"])
+
+
+def _joined(parts: list[str], operators: list[str]) -> st.SearchStrategy[str]:
+    """The parts joined by operators drawn from ``operators``."""
+    between = st.lists(st.sampled_from(operators), min_size=len(parts) - 1, max_size=len(parts) - 1)
+    return between.map(
+        lambda ops: parts[0] + "".join(op + part for op, part in zip(ops, parts[1:], strict=True))
+    )
+
+
+def _expressions() -> st.SearchStrategy[str]:
+    """Answer text from a small grammar, brackets only where the text needs them."""
+
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        bracketed = inner.map(lambda e: f"({e})")
+        call = inner.map(lambda e: f"sqrt({e})")
+        factor = st.one_of(_ATOMS, bracketed, call)
+        power = st.tuples(factor, st.sampled_from(["2", "3"])).map(lambda t: f"{t[0]}^{t[1]}")
+        term = st.lists(st.one_of(factor, power), min_size=1, max_size=3).flatmap(
+            lambda factors: _joined(factors, [" * ", " / ", " "])
+        )
+        total = st.lists(term, min_size=1, max_size=3).flatmap(
+            lambda terms: _joined(terms, [" + ", " - "])
+        )
+        negated = total.map(lambda e: f"-{e}")
+        return st.one_of(term, total, negated, power)
+
+    return st.recursive(_ATOMS, extend, max_leaves=6)
+
+
+_CONTEXTS = [
+    ("", ""), ("a + ", ""), ("a - ", ""), ("a − ", ""), ("a * ", ""), ("a · ", ""),
+    ("a / ", ""), ("a ÷ ", ""), ("a^", ""), ("a ", ""), ("", " + a"), ("", " - a"),
+    ("", " * a"), ("", " / a"), ("", "^2"), ("", " a"), ("a / ", " + a"), ("a * ", "^3"),
+    ("sqrt(", ")"), ("a - ", " - a"),
+]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(answer=_expressions(), context=st.sampled_from(_CONTEXTS))
+def test_any_answer_in_any_context_means_the_whole_answer(answer, context):
+    before, after = context
+    filled = card(f"y = {before}{{{{g}}}}{after}", answer, symbols="a b c x")
+    printed = filled_prompt(filled).removeprefix("y = ")
+    reference = f"{before}({answer}){after}"
+    verdict = _same_value(printed, reference, {"a", "b", "c", "x"})
+    assume(verdict is not None)
+    assert verdict, f"{printed!r} does not mean {reference!r}"
