@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import html
 import re
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
 from quizzer.cards.model import GAP, Card
-from quizzer.files import atomic_writer
+from quizzer.files import FileProblem, atomic_writer
 
 #: Fixed ids, so that re-importing an updated export updates the same note type and deck.
 ANKI_MODEL_ID = 1_736_200_417
@@ -144,6 +145,9 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
                 guid=genanki.guid_for(card.id),
             )
         )
-    with atomic_writer(path) as out:
-        genanki.Package(deck).write_to_file(out)
+    try:
+        with atomic_writer(path) as out:
+            genanki.Package(deck).write_to_file(out)
+    except sqlite3.Error as error:  # genanki builds the collection in a temporary SQLite file
+        raise FileProblem(f"cannot write {path}: {error}", str(error)) from None
     return len(cards)
