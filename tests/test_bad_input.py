@@ -10,6 +10,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -392,3 +393,11 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, args):
     assert "cannot write" in stderr and "Traceback" not in stderr
     assert target.read_text() == "the previous export"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_endless_input_without_newlines_is_read_in_bounded_lines():
+    with open("/dev/zero", encoding="latin-1") as zeros:
+        started = time.monotonic()
+        lines = [read_piped_line(zeros) for _ in range(3)]
+    assert all(line == "\x00" * 1024 + CUT for line in lines)
+    assert time.monotonic() - started < 10
