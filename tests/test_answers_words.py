@@ -319,7 +319,7 @@ def test_a_reveal_carries_every_accepted_form():
     from datetime import datetime, timezone
 
     from quizzer.study.quiz import QuizSession, Revealed
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
     def clock():
         return datetime(2026, 1, 1, tzinfo=timezone.utc)
