@@ -606,3 +606,39 @@ def test_any_mix_of_notation_is_read_or_refused_with_a_column(pieces):
     except AnswerError as error:
         assert error.message
         assert error.column is None or 1 <= error.column <= len(text) + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("γV", "V*gamma"),
+        ("λI", "I*lambda"),
+        ("β1", "beta1"),
+        ("βhat", "beta_hat"),
+        ("ρσ²", "rho*s2"),
+    ],
+)
+def test_a_greek_letter_glues_digits_and_accents_but_not_other_names(text, expected):
+    card = make_card(
+        "1",
+        {
+            "gamma": {}, "V": {}, "lambda": {}, "I": {}, "beta1": {}, "beta_hat": {}, "rho": {},
+            "s2": {"aliases": ["σ²"]},
+        },
+    )  # fmt: skip
+    table = symbol_table(card)
+    assert plain(to_sympy(parse(text, table), table)) == expected
+
+
+TD = make_card(
+    "r + gamma V_next - V_s",
+    {
+        "r": {}, "gamma": {"range": [0, 1]}, "V_s": {"aliases": ["V(s)", "V"]},
+        "V_next": {"aliases": ["V(s')"]},
+    },
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ["r + γV(s') − V(s)", "r + γ V(s') - V", "r+gamma*V(s')-V(s)"])
+def test_td_error_in_the_prompt_notation(text):
+    assert judged(TD, text).correct

@@ -209,6 +209,7 @@ LATEX_COMMANDS = frozenset(
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _LETTERS = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
+_GREEK_TAIL = re.compile(r"\d+(?:hat|bar|tilde)?(?![A-Za-z])|(?:hat|bar|tilde)(?![A-Za-z])")
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 _GROUP = re.compile(r"\s*\{([^{}]*)\}")
 _COMBINING = re.compile(r"[\u0300-\u036f]+")
@@ -324,8 +325,9 @@ class _Lexer:
                 self.i += digits.end()  # \beta1 is beta1, as β1 is
             return
         if char in GREEK:
+            # β1 and βhat are names; γV and λI are products, as they are on paper
             self.i += 1
-            if match := _ALNUM.match(text, self.i):
+            if match := _GREEK_TAIL.match(text, self.i):
                 self.i = match.end()
             return
         match = _LETTERS.match(text, self.i)

@@ -114,7 +114,7 @@ def name_key(text: str) -> str:
 
 
 #: Characters that make an alias a written notation rather than a name.
-_NOTATION_MARKS = frozenset("()[]|,+-*/^=<>' ‖∣·×−√ᵀ")
+_NOTATION_MARKS = frozenset("()[]|,+-*/^=<>' ‖∣·×−√ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 
 
 def is_notation(alias: str) -> bool:
