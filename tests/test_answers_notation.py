@@ -642,3 +642,15 @@ TD = make_card(
 @pytest.mark.parametrize("text", ["r + γV(s') − V(s)", "r + γ V(s') - V", "r+gamma*V(s')-V(s)"])
 def test_td_error_in_the_prompt_notation(text):
     assert judged(TD, text).correct
+
+
+DIFFUSION = make_card(
+    "sqrt(abar)*x_0", {"abar": {"range": [0, 1], "aliases": ["alpha_bar", "ᾱ_t"]}, "x_0": {}}
+)
+
+
+@pytest.mark.parametrize(
+    "text", ["√ᾱ_t x_0", "√ᾱ x₀", r"\sqrt{\bar{\alpha}} x_0", "sqrt(alpha_bar) x0"]
+)
+def test_a_precomposed_accent_is_a_letter_with_its_accent(text):
+    assert judged(DIFFUSION, text).correct

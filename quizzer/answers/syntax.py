@@ -18,6 +18,7 @@ import contextlib
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -216,6 +217,11 @@ _COMBINING = re.compile(r"[\u0300-\u036f]+")
 _SINGLE_OPS = set("+-*/^(),'![]{}|%")
 
 
+def _base_letter(char: str) -> str:
+    """The letter under a precomposed accent: ᾱ is α, ȳ is y."""
+    return unicodedata.normalize("NFD", char)[0] if not char.isascii() else char
+
+
 class _Lexer:
     """Turns an answer into tokens. A name is read whole: ``\\hat{m}_{t}``, ``β₁``."""
 
@@ -290,7 +296,8 @@ class _Lexer:
 
     def name_start(self) -> bool:
         char = self.text[self.i]
-        if (char.isascii() and char.isalpha()) or char in GREEK:
+        base = _base_letter(char)
+        if (base.isascii() and base.isalpha()) or base in GREEK:
             return True
         command = self._command_at(self.i) if char == "\\" else None
         return command is not None and (
@@ -324,8 +331,9 @@ class _Lexer:
             elif (digits := re.match(r"\d+", text[self.i :])) and command in GREEK_NAMES:
                 self.i += digits.end()  # \beta1 is beta1, as β1 is
             return
-        if char in GREEK:
-            # β1 and βhat are names; γV and λI are products, as they are on paper
+        if _base_letter(char) in GREEK or not char.isascii():
+            # β1 and βhat are names; γV and λI are products, as they are on paper.
+            # A precomposed letter (ᾱ, ȳ) is one letter with its accent.
             self.i += 1
             if match := _GREEK_TAIL.match(text, self.i):
                 self.i = match.end()
