@@ -82,3 +82,25 @@ def test_attention_lists_the_cards_that_point_to_it():
     }
     attention = next(card for card in CARDS if card.id == "attention")
     assert pointing <= set(attention.related)
+
+
+# -- transformers ---------------------------------------------------------------------
+
+
+def test_attention_crossover_is_six_model_widths_not_six_head_widths():
+    d_model, h = 4096, 32
+    d_head = d_model // h
+
+    def ratio(n):  # n² work of all heads over projections and MLP, per layer
+        return (4 * n * n * d_head * h) / (24 * n * d_model**2)
+
+    assert ratio(6 * d_model) == pytest.approx(1)
+    assert ratio(6 * d_head) == pytest.approx(1 / h)  # the head-width reading is h times off
+    # GPT-3 at 2048 tokens: the worked example's figures
+    n, d_model, d_head = 2048, 12288, 128
+    assert 2 * n * n * d_head == 1_073_741_824
+    assert 4 * n * n * d_model == pytest.approx(2.06e11, rel=1e-3)
+    assert 24 * n * d_model**2 == pytest.approx(7.42e12, rel=1e-3)
+    assert n * n * 2 / 2**20 == 8 and 96 * 8 == 768
+    q, k = RNG.standard_normal((n // 16, d_head)), RNG.standard_normal((n // 16, d_head))
+    assert (q @ k.T).shape == (n // 16, n // 16)
