@@ -104,3 +104,27 @@ def test_attention_crossover_is_six_model_widths_not_six_head_widths():
     assert n * n * 2 / 2**20 == 8 and 96 * 8 == 768
     q, k = RNG.standard_normal((n // 16, d_head)), RNG.standard_normal((n // 16, d_head))
     assert (q @ k.T).shape == (n // 16, n // 16)
+
+
+def test_attention_worked_example_numbers():
+    assert softmax(np.array([8.0, 0.0, -8.0]))[0] == pytest.approx(0.99966, abs=1e-5)
+    p = softmax(np.array([1.0, 0.0, -1.0]))
+    assert np.allclose(p, [0.665, 0.245, 0.090], atol=5e-4)
+    big, small = softmax(np.array([8.0, 0.0, -8.0]))[0], p[0]
+    assert small * (1 - small) / (big * (1 - big)) == pytest.approx(664, rel=0.01)
+
+
+def test_causal_mask_example_and_the_nan_traps():
+    scores = np.array([1.0, 2.0, 0.5, 3.0])
+    masked = softmax(scores + np.array([0, 0, 0, -np.inf]))
+    assert np.allclose(masked, [0.231, 0.629, 0.140, 0], atol=5e-4)
+    assert np.allclose(softmax(scores), [0.085, 0.232, 0.052, 0.631], atol=5e-4)
+    assert sum(1 for i in range(4) for j in range(4) if j <= i) == 10
+    with np.errstate(invalid="ignore"):
+        for dtype in (np.float16, np.float32, np.float64):  # NaN in any precision
+            assert np.all(np.isnan(softmax(np.full(3, -np.inf, dtype=dtype))))
+    with np.errstate(over="ignore"):
+        assert np.isneginf(np.float16(-1e9))
+        assert np.isneginf(np.float16(-65504) + np.float16(-100))
+    finite = softmax(np.full(3, np.finfo(np.float32).min, dtype=np.float32))
+    assert np.allclose(finite, 1 / 3)  # a finite fill gives uniform weights, not NaN
