@@ -128,3 +128,15 @@ def test_causal_mask_example_and_the_nan_traps():
         assert np.isneginf(np.float16(-65504) + np.float16(-100))
     finite = softmax(np.full(3, np.finfo(np.float32).min, dtype=np.float32))
     assert np.allclose(finite, 1 / 3)  # a finite fill gives uniform weights, not NaN
+
+
+def test_gqa_cache_for_llama2_70b():
+    layers, h, g, d_head, fp16 = 80, 64, 8, 128, 2
+    per_token = 2 * layers * g * d_head * fp16
+    assert per_token == 320 * 1024
+    assert 2 * layers * h * d_head * fp16 == 2.5 * 2**20
+    assert per_token * 4096 == 1.25 * 2**30
+    # sharing: every query head in a group sees the same keys, so repeating them is exact
+    k = RNG.standard_normal((g, 5, d_head))
+    shared = np.repeat(k, h // g, axis=0)
+    assert all(np.array_equal(shared[j], k[j // (h // g)]) for j in range(h))
