@@ -140,3 +140,13 @@ def test_gqa_cache_for_llama2_70b():
     k = RNG.standard_normal((g, 5, d_head))
     shared = np.repeat(k, h // g, axis=0)
     assert all(np.array_equal(shared[j], k[j // (h // g)]) for j in range(h))
+
+
+def test_llama2_7b_cache_is_about_a_sixth_of_its_weights():
+    per_token = 2 * 32 * 32 * 128 * 2
+    assert per_token == 512 * 1024
+    cache = per_token * 4096
+    assert cache == 2 * 2**30
+    weights = 6.74e9 * 2  # bytes of fp16 weights, about 13.5 GB
+    assert round(weights / cache) == 6  # a sixth, not a seventh
+    assert 2 * 32 * 8 * 128 * 2 * 4096 == 512 * 2**20  # with 8 KV heads
