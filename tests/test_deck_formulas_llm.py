@@ -150,3 +150,12 @@ def test_llama2_7b_cache_is_about_a_sixth_of_its_weights():
     weights = 6.74e9 * 2  # bytes of fp16 weights, about 13.5 GB
     assert round(weights / cache) == 6  # a sixth, not a seventh
     assert 2 * 32 * 8 * 128 * 2 * 4096 == 512 * 2**20  # with 8 KV heads
+
+
+def test_layer_norm_worked_example():
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+    assert (x.mean(), x.var()) == (3.0, 3.5)
+    y = (x - 3) / math.sqrt(3.5 + 1e-5)
+    assert np.allclose(y, [-1.069, -0.535, 0, 1.604], atol=5e-4)
+    assert np.allclose(2 * y + 0.5, [-1.638, -0.569, 0.5, 3.707], atol=5e-4)
+    assert np.allclose(x / math.sqrt(12.5 + 1e-5), [0.283, 0.566, 0.849, 1.697], atol=5e-4)
