@@ -159,3 +159,10 @@ def test_layer_norm_worked_example():
     assert np.allclose(y, [-1.069, -0.535, 0, 1.604], atol=5e-4)
     assert np.allclose(2 * y + 0.5, [-1.638, -0.569, 0.5, 3.707], atol=5e-4)
     assert np.allclose(x / math.sqrt(12.5 + 1e-5), [0.283, 0.566, 0.849, 1.697], atol=5e-4)
+
+
+def test_multi_head_counts():
+    assert 512 // 8 == 64 and 512 * 64 == 32_768 and 4 * 512**2 == 1_048_576
+    assert 4 * 12288**2 == pytest.approx(604e6, rel=1e-3)
+    for h in (1, 8, 16):  # h slices of d_model × d_model/h are one d_model² matrix
+        assert h * 512 * (512 // h) == 512**2
