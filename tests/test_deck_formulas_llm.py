@@ -166,3 +166,10 @@ def test_multi_head_counts():
     assert 4 * 12288**2 == pytest.approx(604e6, rel=1e-3)
     for h in (1, 8, 16):  # h slices of d_model × d_model/h are one d_model² matrix
         assert h * 512 * (512 // h) == 512**2
+
+
+def test_residual_path_keeps_the_gradient():
+    plain = math.prod(0.1 if layer % 2 == 0 else -0.1 for layer in range(50))
+    residual = math.prod(1.1 if layer % 2 == 0 else 0.9 for layer in range(50))
+    assert abs(plain) == pytest.approx(1e-50)
+    assert residual == pytest.approx(0.778, abs=5e-4)
