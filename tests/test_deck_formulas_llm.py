@@ -173,3 +173,21 @@ def test_residual_path_keeps_the_gradient():
     residual = math.prod(1.1 if layer % 2 == 0 else 0.9 for layer in range(50))
     assert abs(plain) == pytest.approx(1e-50)
     assert residual == pytest.approx(0.778, abs=5e-4)
+
+
+def rope_pair(vector, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]]) @ vector
+
+
+def test_rope_conventions_and_worked_example():
+    d = 8
+    one_based = [10000 ** (-2 * (i - 1) / d) for i in range(1, d // 2 + 1)]
+    zero_based = [10000 ** (-2 * j / d) for j in range(d // 2)]
+    assert np.allclose(one_based, [1, 0.1, 0.01, 0.001]) and np.allclose(one_based, zero_based)
+    assert 2 * math.pi / one_based[-1] == pytest.approx(6283, rel=1e-3)
+    q, k = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    for shift in (0, 100):
+        score = rope_pair(q, 3 + shift) @ rope_pair(k, 5 + shift)
+        assert score == pytest.approx(-0.909, abs=5e-4)
+    assert q @ rope_pair(k, 2) == pytest.approx(-math.sin(2))
