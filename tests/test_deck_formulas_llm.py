@@ -191,3 +191,11 @@ def test_rope_conventions_and_worked_example():
         score = rope_pair(q, 3 + shift) @ rope_pair(k, 5 + shift)
         assert score == pytest.approx(-0.909, abs=5e-4)
     assert q @ rope_pair(k, 2) == pytest.approx(-math.sin(2))
+
+
+def test_sinusoid_worked_example_and_code_form():
+    pe = [f(3 / 10000 ** (2 * i / 4)) for i in range(2) for f in (math.sin, math.cos)]
+    assert np.allclose(pe, [0.1411, -0.9900, 0.0300, 0.9996], atol=5e-5)
+    i = np.arange(256)
+    assert np.allclose(10000 ** (2 * i / 512), np.exp(2 * i * math.log(10000) / 512))
+    assert 2 * math.pi * 10000 ** (2 * 255 / 512) < 2 * math.pi * 10000
