@@ -199,3 +199,16 @@ def test_sinusoid_worked_example_and_code_form():
     i = np.arange(256)
     assert np.allclose(10000 ** (2 * i / 512), np.exp(2 * i * math.log(10000) / 512))
     assert 2 * math.pi * 10000 ** (2 * 255 / 512) < 2 * math.pi * 10000
+
+
+def test_gpt2_small_and_gqa_block_counts():
+    d, layers = 768, 12
+    assert 12 * d * d == 7_077_888 and 4 * d * d == 2_359_296 and 8 * d * d == 4_718_592
+    blocks, tokens, positions = layers * 12 * d * d, 50257 * d, 1024 * d
+    assert (blocks, tokens, positions) == (84_934_656, 38_597_376, 786_432)
+    assert blocks + tokens + positions == pytest.approx(124.3e6, abs=0.05e6)
+    assert 0.3 < tokens / (blocks + tokens + positions) < 1 / 3  # almost a third
+    assert 12 * 96 * 12288**2 == 173_946_175_488
+    d = 4096
+    gqa_attention = 2 * d * d + 2 * d * (8 * 128)
+    assert gqa_attention / d**2 == 2.5 and (gqa_attention + 8 * d * d) / d**2 == 10.5
