@@ -222,3 +222,12 @@ def test_chinchilla_points_and_the_fitted_exponent():
     # Hoffmann et al.'s parametric fit: the optimum N grows as C^(beta/(alpha+beta)) ≈ C^0.45
     alpha, beta = 0.34, 0.28
     assert beta / (alpha + beta) == pytest.approx(0.45, abs=0.01)
+
+
+def test_lora_worked_example():
+    d = k = 4096
+    assert d * k == 16_777_216 and 8 * (d + k) == 65_536 and 16 * (d + k) == 131_072
+    assert 65_536 / 16_777_216 == pytest.approx(0.0039, abs=1e-4)
+    assert 8 * 65_536 == 512 * 1024 and 8 * d * k == 128 * 2**20  # Adam moments, fp32
+    b, a = RNG.standard_normal((d // 64, 8)), RNG.standard_normal((8, k // 64))
+    assert np.linalg.matrix_rank(b @ a) <= 8
