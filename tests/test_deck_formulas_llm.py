@@ -231,3 +231,11 @@ def test_lora_worked_example():
     assert 8 * 65_536 == 512 * 1024 and 8 * d * k == 128 * 2**20  # Adam moments, fp32
     b, a = RNG.standard_normal((d // 64, 8)), RNG.standard_normal((8, k // 64))
     assert np.linalg.matrix_rank(b @ a) <= 8
+
+
+def test_training_flops_worked_example():
+    compute = 6 * 7e9 * 2e12
+    assert compute == pytest.approx(8.4e22)
+    seconds = compute / (1000 * 1e15 * 0.4)
+    assert seconds == pytest.approx(2.1e5) and seconds / 86400 == pytest.approx(2.43, abs=0.01)
+    assert 6 * 7e10 * 1.4e12 == pytest.approx(5.9e23, rel=0.01)
