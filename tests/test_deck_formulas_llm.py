@@ -239,3 +239,19 @@ def test_training_flops_worked_example():
     seconds = compute / (1000 * 1e15 * 0.4)
     assert seconds == pytest.approx(2.1e5) and seconds / 86400 == pytest.approx(2.43, abs=0.01)
     assert 6 * 7e10 * 1.4e12 == pytest.approx(5.9e23, rel=0.01)
+
+
+# -- alignment ----------------------------------------------------------------------------
+
+
+def test_bradley_terry_probability_loss_and_gradient():
+    r_w, r_l = 2.0, 0.5
+    p = math.exp(r_w) / (math.exp(r_w) + math.exp(r_l))
+    assert p == pytest.approx(sigmoid(r_w - r_l)) and p == pytest.approx(0.818, abs=5e-4)
+    loss = lambda a, b: math.log1p(math.exp(b - a))  # noqa: E731
+    assert loss(r_w, r_l) == pytest.approx(0.201, abs=5e-4)
+    assert loss(r_w + 10, r_l + 10) == pytest.approx(loss(r_w, r_l))
+    grad = (loss(r_w + 1e-6, r_l) - loss(r_w - 1e-6, r_l)) / 2e-6
+    assert grad == pytest.approx(-0.182, abs=5e-4)
+    assert loss(r_l, r_w) == pytest.approx(1.701, abs=5e-4)
+    assert (1 - sigmoid(-1.5)) / (1 - sigmoid(1.5)) == pytest.approx(4.48, abs=0.01)
