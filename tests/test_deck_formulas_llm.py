@@ -255,3 +255,21 @@ def test_bradley_terry_probability_loss_and_gradient():
     assert grad == pytest.approx(-0.182, abs=5e-4)
     assert loss(r_l, r_w) == pytest.approx(1.701, abs=5e-4)
     assert (1 - sigmoid(-1.5)) / (1 - sigmoid(1.5)) == pytest.approx(4.48, abs=0.01)
+
+
+def test_kl_regularised_optimum_worked_example():
+    pi_ref, r = np.array([0.5, 0.5]), np.array([1.0, 0.0])
+    for beta, expected in ((0.5, [0.881, 0.119]), (2.0, [0.622, 0.378])):
+        tilt = pi_ref * np.exp(r / beta)
+        assert np.allclose(tilt / tilt.sum(), expected, atol=5e-4)
+    tilt = pi_ref * np.exp(r / 0.5)
+    pi_star = tilt / tilt.sum()
+    penalised = r - 0.5 * np.log(pi_star / pi_ref)
+    assert np.allclose(penalised, 0.717, atol=5e-4)
+    assert np.allclose(penalised, 0.5 * math.log(tilt.sum()))
+
+    def objective(pi):
+        return pi @ r - 0.5 * np.sum(pi * np.log(pi / pi_ref))
+
+    grid = [np.array([q, 1 - q]) for q in np.linspace(0.001, 0.999, 999)]
+    assert max(objective(pi) for pi in grid) <= objective(pi_star) + 1e-12
