@@ -273,3 +273,19 @@ def test_kl_regularised_optimum_worked_example():
 
     grid = [np.array([q, 1 - q]) for q in np.linspace(0.001, 0.999, 999)]
     assert max(objective(pi) for pi in grid) <= objective(pi_star) + 1e-12
+
+
+def test_dpo_worked_example_and_equivalence_to_bradley_terry():
+    beta, lp_w, lp_l, lr_w, lr_l = 0.1, -12, -15, -14, -13
+    margin = (lp_w - lr_w) - (lp_l - lr_l)
+    assert margin == 4
+    loss = -math.log(sigmoid(beta * margin))
+    assert sigmoid(0.4) == pytest.approx(0.599, abs=5e-4) and loss == pytest.approx(0.513, abs=5e-4)
+    assert beta * sigmoid(-0.4) == pytest.approx(0.040, abs=5e-4)
+    # adding beta*log Z(x) to both implicit rewards changes nothing
+    for log_z in (-3.0, 0.0, 7.5):
+        r_w, r_l = beta * (lp_w - lr_w) + beta * log_z, beta * (lp_l - lr_l) + beta * log_z
+        assert -math.log(sigmoid(r_w - r_l)) == pytest.approx(loss)
+    # gradient wrt lp_w by finite differences: -beta * sigmoid(-beta * margin)
+    f = lambda x: -math.log(sigmoid(beta * ((x - lr_w) - (lp_l - lr_l))))  # noqa: E731
+    assert (f(lp_w + 1e-6) - f(lp_w - 1e-6)) / 2e-6 == pytest.approx(-0.0401, abs=1e-4)
