@@ -289,3 +289,15 @@ def test_dpo_worked_example_and_equivalence_to_bradley_terry():
     # gradient wrt lp_w by finite differences: -beta * sigmoid(-beta * margin)
     f = lambda x: -math.log(sigmoid(beta * ((x - lr_w) - (lp_l - lr_l))))  # noqa: E731
     assert (f(lp_w + 1e-6) - f(lp_w - 1e-6)) / 2e-6 == pytest.approx(-0.0401, abs=1e-4)
+
+
+def test_ppo_clip_cases():
+    def objective(rho, adv, eps=0.2):
+        return min(rho * adv, min(max(rho, 1 - eps), 1 + eps) * adv)
+
+    assert objective(1.5, 2) == pytest.approx(2.4)
+    assert objective(0.7, 2) == pytest.approx(1.4)
+    assert objective(0.5, -1) == pytest.approx(-0.8)
+    assert objective(1.5, -1) == pytest.approx(-1.5)
+    for rho in np.linspace(1.21, 3, 20):  # capped at (1 + eps) A for A > 0
+        assert objective(rho, 2.0) == pytest.approx(1.2 * 2.0)
