@@ -301,3 +301,19 @@ def test_ppo_clip_cases():
     assert objective(1.5, -1) == pytest.approx(-1.5)
     for rho in np.linspace(1.21, 3, 20):  # capped at (1 + eps) A for A > 0
         assert objective(rho, 2.0) == pytest.approx(1.2 * 2.0)
+
+
+def test_gae_worked_example_and_limits():
+    rewards, values, gamma, lam = [1.0, 0.0, 2.0], [0.5, 1.0, 1.5, 0.0], 0.9, 0.95
+    deltas = [rewards[t] + gamma * values[t + 1] - values[t] for t in range(3)]
+    assert np.allclose(deltas, [1.40, 0.35, 0.50])
+
+    def advantages(lam):
+        out = [sum((gamma * lam) ** k * deltas[t + k] for k in range(3 - t)) for t in range(3)]
+        return np.array(out)
+
+    assert np.allclose(advantages(lam), [2.065, 0.7775, 0.50], atol=5e-4)
+    assert advantages(1.0)[0] == pytest.approx(1 + 0.81 * 2 - 0.5)
+    assert np.allclose(advantages(0.0), deltas)
+    adv = advantages(lam)
+    assert adv[1] == pytest.approx(deltas[1] + gamma * lam * adv[2])  # the recursion
