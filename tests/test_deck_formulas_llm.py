@@ -317,3 +317,23 @@ def test_gae_worked_example_and_limits():
     assert np.allclose(advantages(0.0), deltas)
     adv = advantages(lam)
     assert adv[1] == pytest.approx(deltas[1] + gamma * lam * adv[2])  # the recursion
+
+
+# -- decoding -----------------------------------------------------------------------------
+
+
+def test_beam_search_example_and_length_penalty():
+    greedy = 0.5 * 0.4
+    beam = max(0.5 * 0.4, 0.4 * 0.9)
+    assert (greedy, beam) == (pytest.approx(0.20), pytest.approx(0.36))
+
+    def lp(length, alpha):
+        return ((5 + length) / 6) ** alpha
+
+    assert lp(1, 0.6) == 1
+    assert (lp(3, 0.6), lp(8, 0.6)) == (pytest.approx(1.188, abs=5e-4), pytest.approx(1.590, abs=5e-4))
+    assert (-2 / lp(3, 0.6), -3 / lp(8, 0.6)) == (
+        pytest.approx(-1.683, abs=5e-4),
+        pytest.approx(-1.886, abs=5e-4),
+    )
+    assert -3 / lp(8, 1.0) == pytest.approx(-1.385, abs=5e-4) and -2 / lp(3, 1.0) == -1.5
