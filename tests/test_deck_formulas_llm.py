@@ -337,3 +337,15 @@ def test_beam_search_example_and_length_penalty():
         pytest.approx(-1.886, abs=5e-4),
     )
     assert -3 / lp(8, 1.0) == pytest.approx(-1.385, abs=5e-4) and -2 / lp(3, 1.0) == -1.5
+
+
+P_EXAMPLE = np.array([0.5, 0.2, 0.15, 0.1, 0.05])
+
+
+def test_top_k_worked_example():
+    kept = P_EXAMPLE[:2] / P_EXAMPLE[:2].sum()
+    assert np.allclose(kept, [5 / 7, 2 / 7]) and np.allclose(kept, [0.714, 0.286], atol=5e-4)
+    assert np.allclose(P_EXAMPLE[:3] / 0.85, [0.588, 0.235, 0.176], atol=5e-4)
+    logits = np.log(P_EXAMPLE)
+    masked = np.where(logits >= np.sort(logits)[-2], logits, -np.inf)
+    assert np.allclose(softmax(masked), [5 / 7, 2 / 7, 0, 0, 0])
