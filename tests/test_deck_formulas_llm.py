@@ -349,3 +349,13 @@ def test_top_k_worked_example():
     logits = np.log(P_EXAMPLE)
     masked = np.where(logits >= np.sort(logits)[-2], logits, -np.inf)
     assert np.allclose(softmax(masked), [5 / 7, 2 / 7, 0, 0, 0])
+
+
+def test_top_p_worked_example():
+    cumulative = np.cumsum(P_EXAMPLE)
+    assert np.allclose(cumulative, [0.5, 0.7, 0.85, 0.95, 1.0])
+    size = int(np.argmax(cumulative >= 0.8 - 1e-12)) + 1
+    assert size == 3 and P_EXAMPLE[1] / cumulative[2] == pytest.approx(4 / 17)
+    assert np.allclose(P_EXAMPLE[:3] / 0.85, [0.588, 0.235, 0.176], atol=5e-4)
+    flat = np.cumsum(np.full(100, 0.01))
+    assert int(np.argmax(flat >= 0.8 - 1e-9)) + 1 == 80
