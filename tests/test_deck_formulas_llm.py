@@ -359,3 +359,26 @@ def test_top_p_worked_example():
     assert np.allclose(P_EXAMPLE[:3] / 0.85, [0.588, 0.235, 0.176], atol=5e-4)
     flat = np.cumsum(np.full(100, 0.01))
     assert int(np.argmax(flat >= 0.8 - 1e-9)) + 1 == 80
+
+
+def test_speculative_sampling_is_exact_and_its_yield():
+    p, q = np.array([0.6, 0.3, 0.1]), np.array([0.3, 0.5, 0.2])
+    accept = np.minimum(1, p / q)
+    assert np.allclose(accept, [1, 0.6, 0.5])
+    beta = np.minimum(p, q).sum()
+    residual = np.maximum(0, p - q)
+    assert beta == pytest.approx(0.7) and np.allclose(residual / residual.sum(), [1, 0, 0])
+    for _ in range(50):  # exact for any pair of distributions
+        p, q = RNG.dirichlet(np.ones(7)), RNG.dirichlet(np.ones(7))
+        residual = np.maximum(0, p - q)
+        out = q * np.minimum(1, p / q) + residual  # (1 - beta) * residual / (1 - beta)
+        assert np.allclose(out, p)
+
+    def tokens(alpha, gamma):
+        return (1 - alpha ** (gamma + 1)) / (1 - alpha)
+
+    assert tokens(0.8, 4) == pytest.approx(3.3616) and tokens(0.5, 4) == pytest.approx(1.9375)
+    assert tokens(0.8, 4) / 1.2 == pytest.approx(2.80, abs=5e-3)
+    speedups = {g: tokens(0.8, g) / (1 + 0.05 * g) for g in range(1, 30)}
+    assert max(speedups, key=speedups.get) == 8
+    assert speedups[8] == pytest.approx(3.09, abs=5e-3)
