@@ -409,3 +409,25 @@ def test_adam_state_is_sixteen_bytes_per_parameter():
     assert 16 * 7e9 == 112e9 and 16 * 7.5e9 == 120e9 and 16 * 1.75e11 == 2.8e12
     assert 16 * 1.75e11 / 80e9 == 35 and 112 / 64 == 1.75
     assert np.float16(np.float16(1.0) + np.float16(1e-4)) == 1.0  # why fp32 master weights
+
+
+def test_absmax_and_zero_point_worked_examples():
+    x = np.array([0.5, -1.2, 0.03, 2.54])
+    s = 127 / np.abs(x).max()
+    q = np.round(x * s)
+    assert s == pytest.approx(50) and list(q) == [25, -60, 2, 127]
+    assert np.allclose(q / s, [0.5, -1.2, 0.04, 2.54])
+    outlier = np.array([0.5, -1.2, 0.03, 100.0])
+    q = np.round(outlier * 1.27)
+    assert list(q) == [1, -2, 0, 127]
+    assert np.allclose(q / 1.27, [0.787, -1.575, 0, 100], atol=5e-4)
+    assert [70e9 * bits / 8 / 1e9 for bits in (16, 8, 4)] == [140, 70, 35]
+    assert 70e9 * (4 + 16 / 64) / 8 / 1e9 == pytest.approx(37.2, abs=0.05)  # fp16 scale per 64
+
+    delta = 4 / 255
+    z = round(1 / delta)
+    assert delta == pytest.approx(0.01569, abs=1e-5) and z == 64
+    q = np.clip(np.round(np.array([-1.0, 0.0, 0.5, 3.0]) / delta) + z, 0, 255)
+    assert list(q) == [0, 64, 96, 255]
+    assert np.allclose(delta * (q - z), [-1.004, 0, 0.502, 2.996], atol=5e-4)
+    assert (3 / 127) / delta == pytest.approx(1.5, abs=0.01)  # absmax step 50% coarser
