@@ -431,3 +431,21 @@ def test_absmax_and_zero_point_worked_examples():
     assert list(q) == [0, 64, 96, 255]
     assert np.allclose(delta * (q - z), [-1.004, 0, 0.502, 2.996], atol=5e-4)
     assert (3 / 127) / delta == pytest.approx(1.5, abs=0.01)  # absmax step 50% coarser
+
+
+def test_ring_allreduce_zero_stages_and_bubble():
+    n, psi_gb = 8, 14
+    assert 2 * (n - 1) / n * psi_gb == 24.5 and (n - 1) * psi_gb == 98
+    assert 7e9 / 8 == 875e6
+    # ZeRO's 7.5B / 64-GPU example
+    psi, n = 7.5e9, 64
+    stages = [16 * psi, 4 * psi + 12 * psi / n, 2 * psi + 14 * psi / n, 16 * psi / n]
+    assert np.allclose(np.array(stages) / 1e9, [120, 31.4, 16.6, 1.9], atol=0.1)
+    # pipeline bubble, by counting slots of a simulated schedule
+    for p, m in [(4, 16), (4, 4), (4, 1), (8, 133)]:
+        busy = {(s, j + s) for s in range(p) for j in range(m)}
+        slots = 1 + max(t for _, t in busy)
+        assert slots == m + p - 1
+        assert 1 - len(busy) / (p * slots) == pytest.approx((p - 1) / (m + p - 1))
+    assert 3 / 19 == pytest.approx(0.158, abs=5e-4) and 3 / 7 == pytest.approx(0.43, abs=5e-3)
+    assert 7 / (133 + 7) <= 0.05 < 7 / (132 + 7)
