@@ -449,3 +449,43 @@ def test_ring_allreduce_zero_stages_and_bubble():
         assert 1 - len(busy) / (p * slots) == pytest.approx((p - 1) / (m + p - 1))
     assert 3 / 19 == pytest.approx(0.158, abs=5e-4) and 3 / 7 == pytest.approx(0.43, abs=5e-3)
     assert 7 / (133 + 7) <= 0.05 < 7 / (132 + 7)
+
+
+# -- tokens, experts, contrastive and diffusion losses --------------------------------------
+
+
+def test_bpe_merges_on_the_worked_example():
+    from collections import Counter
+
+    words = {tuple("low"): 5, tuple("lower"): 2, tuple("newest"): 6, tuple("widest"): 3}
+    base = {ch for w in words for ch in w}
+    merges = []
+    for _ in range(4):
+        pairs = Counter()
+        for w, c in words.items():
+            for pair in zip(w, w[1:]):
+                pairs[pair] += c
+        best = min(pairs, key=lambda p: (-pairs[p], p))
+        merges.append((best, pairs[best]))
+        merged = {}
+        for w, c in words.items():
+            out, i = [], 0
+            while i < len(w):
+                if w[i : i + 2] == best:
+                    out.append(best[0] + best[1])
+                    i += 2
+                else:
+                    out.append(w[i])
+                    i += 1
+            merged[tuple(out)] = c
+        words = merged
+    assert merges == [(("e", "s"), 9), (("es", "t"), 9), (("l", "o"), 7), (("lo", "w"), 7)]
+    assert len(base) + len(merges) == 14
+    assert 256 + 50_000 + 1 == 50_257
+
+
+def test_embedding_counts():
+    assert 50257 * 768 == 38_597_376 and 32000 * 4096 == 131_072_000
+    assert 124.4e6 + 38.6e6 == pytest.approx(163e6, rel=0.01)
+    assert 2 * 131_072_000 / 6.74e9 < 0.04 and 131_072_000 / 6.74e9 < 0.02
+    assert np.array([1, 0, 2]) @ np.array([0.5, 3, -1]) == -1.5
