@@ -489,3 +489,21 @@ def test_embedding_counts():
     assert 124.4e6 + 38.6e6 == pytest.approx(163e6, rel=0.01)
     assert 2 * 131_072_000 / 6.74e9 < 0.04 and 131_072_000 / 6.74e9 < 0.02
     assert np.array([1, 0, 2]) @ np.array([0.5, 3, -1]) == -1.5
+
+
+def test_moe_gates_parameter_counts_and_balancing_loss():
+    z = np.array([2.0, 1.0, 0.5, -1.0])
+    assert np.allclose(softmax(z[:2]), [0.731, 0.269], atol=5e-4)
+    assert np.allclose(softmax(z)[:2], [0.609, 0.224], atol=5e-4)
+    expert = 3 * 4096 * 14336
+    shared = 32 * (2 * 4096**2 + 2 * 4096 * 1024) + 2 * 32000 * 4096
+    assert expert == 176_160_768
+    assert (8 * 32 * expert + shared) / 1e9 == pytest.approx(46.7, abs=0.05)
+    assert (2 * 32 * expert + shared) / 1e9 == pytest.approx(12.9, abs=0.05)
+
+    def aux(f, p, n=4, alpha=0.01):
+        return alpha * n * np.sum(np.asarray(f) * np.asarray(p))
+
+    assert aux([0.5, 0.25, 0.125, 0.125], [0.4, 0.3, 0.2, 0.1]) == pytest.approx(0.0125)
+    assert aux([0.25] * 4, [0.25] * 4) == pytest.approx(0.01)
+    assert aux([1, 0, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.04)
