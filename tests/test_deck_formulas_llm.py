@@ -507,3 +507,24 @@ def test_moe_gates_parameter_counts_and_balancing_loss():
     assert aux([0.5, 0.25, 0.125, 0.125], [0.4, 0.3, 0.2, 0.1]) == pytest.approx(0.0125)
     assert aux([0.25] * 4, [0.25] * 4) == pytest.approx(0.01)
     assert aux([1, 0, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.04)
+
+
+def test_infonce_and_clip_worked_examples():
+    s = np.array([0.8, 0.5, 0.1, -0.2])
+    p01, p1 = softmax(s / 0.1)[0], softmax(s)[0]
+    assert p01 == pytest.approx(0.952, abs=5e-4) and -math.log(p01) == pytest.approx(0.0495, abs=5e-4)
+    assert math.log(4) + math.log(p01) == pytest.approx(1.337, abs=5e-4)
+    assert p1 == pytest.approx(0.384, abs=5e-4) and -math.log(p1) == pytest.approx(0.958, abs=5e-4)
+    sims = np.array(
+        [[0.9, 0.1, 0.0, 0.2], [0.2, 0.8, 0.1, 0.0], [0.0, 0.3, 0.7, 0.1], [0.1, 0.0, 0.2, 0.6]]
+    )
+
+    def directional(logits):
+        return -np.log(np.diag(softmax(logits, axis=1)))
+
+    rows, cols = directional(sims / 0.1), directional(sims.T / 0.1)
+    assert np.allclose(rows, [0.0014, 0.0037, 0.0215, 0.0272], atol=5e-5)
+    assert np.allclose(cols, [0.0014, 0.0080, 0.0101, 0.0272], atol=5e-5)
+    assert (rows.mean(), cols.mean()) == (pytest.approx(0.0134, abs=5e-5), pytest.approx(0.0116, abs=5e-5))
+    assert (rows.mean() + cols.mean()) / 2 == pytest.approx(0.0125, abs=5e-5)
+    assert math.log(32768) == pytest.approx(10.4, abs=0.01) and 1 / 0.07 == pytest.approx(14.3, abs=0.05)
