@@ -528,3 +528,21 @@ def test_infonce_and_clip_worked_examples():
     assert (rows.mean(), cols.mean()) == (pytest.approx(0.0134, abs=5e-5), pytest.approx(0.0116, abs=5e-5))
     assert (rows.mean() + cols.mean()) / 2 == pytest.approx(0.0125, abs=5e-5)
     assert math.log(32768) == pytest.approx(10.4, abs=0.01) and 1 / 0.07 == pytest.approx(14.3, abs=0.05)
+
+
+def test_diffusion_schedule_and_epsilon_inversion():
+    betas = np.linspace(1e-4, 0.02, 1000)
+    abar = np.cumprod(1 - betas)
+    snr = abar / (1 - abar)
+    assert abar[0] == pytest.approx(0.9999) and snr[0] == pytest.approx(9999, rel=1e-3)
+    assert (abar[99], snr[99]) == (pytest.approx(0.897, abs=5e-4), pytest.approx(8.7, abs=0.05))
+    assert (abar[249], snr[249]) == (pytest.approx(0.524, abs=5e-4), pytest.approx(1.10, abs=5e-3))
+    assert abar[499] == pytest.approx(0.0786, abs=5e-5) and snr[499] == pytest.approx(0.085, abs=5e-4)
+    assert math.sqrt(abar[499]) == pytest.approx(0.280, abs=5e-4)
+    assert abar[-1] == pytest.approx(4.0e-5, abs=5e-7) and math.sqrt(abar[-1]) == pytest.approx(0.0064, abs=5e-5)
+    a, x0, eps = 0.25, 2.0, -0.5
+    xt = math.sqrt(a) * x0 + math.sqrt(1 - a) * eps
+    assert xt == pytest.approx(0.567, abs=5e-4)
+    assert (xt - math.sqrt(1 - a) * eps) / math.sqrt(a) == pytest.approx(2.0)
+    assert (xt - math.sqrt(1 - a) * -0.4) / math.sqrt(a) == pytest.approx(1.827, abs=5e-4)
+    assert 0.1 * math.sqrt(0.1) / math.sqrt(0.9) == pytest.approx(0.033, abs=5e-4)
