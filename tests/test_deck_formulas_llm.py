@@ -9,6 +9,7 @@ numpy, independently of the card's own code and of the judge.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -18,11 +19,7 @@ import pytest
 from quizzer.cards.deck import bundled_content_dir, load_deck
 
 DECKS = ("ml", "scale", "alignment", "decoding", "systems")
-CARDS = [
-    loaded.card
-    for loaded in load_deck([bundled_content_dir()]).cards
-    if loaded.deck in DECKS
-]
+CARDS = [loaded.card for loaded in load_deck([bundled_content_dir()]).cards if loaded.deck in DECKS]
 ALL_IDS = {loaded.card.id for loaded in load_deck([bundled_content_dir()]).cards}
 RNG = np.random.default_rng(20261130)
 ARXIV = re.compile(r"^https://arxiv\.org/abs/\d{4}\.\d{4,5}$")
@@ -163,7 +160,7 @@ def test_layer_norm_worked_example():
 
 def test_multi_head_counts():
     assert 512 // 8 == 64 and 512 * 64 == 32_768 and 4 * 512**2 == 1_048_576
-    assert 4 * 12288**2 == pytest.approx(604e6, rel=1e-3)
+    assert pytest.approx(604e6, rel=1e-3) == 4 * 12288**2
     for h in (1, 8, 16):  # h slices of d_model × d_model/h are one d_model² matrix
         assert h * 512 * (512 // h) == 512**2
 
@@ -227,7 +224,7 @@ def test_chinchilla_points_and_the_fitted_exponent():
 def test_lora_worked_example():
     d = k = 4096
     assert d * k == 16_777_216 and 8 * (d + k) == 65_536 and 16 * (d + k) == 131_072
-    assert 65_536 / 16_777_216 == pytest.approx(0.0039, abs=1e-4)
+    assert pytest.approx(0.0039, abs=1e-4) == 65_536 / 16_777_216
     assert 8 * 65_536 == 512 * 1024 and 8 * d * k == 128 * 2**20  # Adam moments, fp32
     b, a = RNG.standard_normal((d // 64, 8)), RNG.standard_normal((8, k // 64))
     assert np.linalg.matrix_rank(b @ a) <= 8
@@ -238,7 +235,7 @@ def test_training_flops_worked_example():
     assert compute == pytest.approx(8.4e22)
     seconds = compute / (1000 * 1e15 * 0.4)
     assert seconds == pytest.approx(2.1e5) and seconds / 86400 == pytest.approx(2.43, abs=0.01)
-    assert 6 * 7e10 * 1.4e12 == pytest.approx(5.9e23, rel=0.01)
+    assert pytest.approx(5.9e23, rel=0.01) == 6 * 7e10 * 1.4e12
 
 
 # -- alignment ----------------------------------------------------------------------------
@@ -331,7 +328,10 @@ def test_beam_search_example_and_length_penalty():
         return ((5 + length) / 6) ** alpha
 
     assert lp(1, 0.6) == 1
-    assert (lp(3, 0.6), lp(8, 0.6)) == (pytest.approx(1.188, abs=5e-4), pytest.approx(1.590, abs=5e-4))
+    assert (lp(3, 0.6), lp(8, 0.6)) == (
+        pytest.approx(1.188, abs=5e-4),
+        pytest.approx(1.590, abs=5e-4),
+    )
     assert (-2 / lp(3, 0.6), -3 / lp(8, 0.6)) == (
         pytest.approx(-1.683, abs=5e-4),
         pytest.approx(-1.886, abs=5e-4),
@@ -394,8 +394,11 @@ def test_float_formats_and_loss_scaling():
     assert max_finite(5, 10) == 65504 == np.finfo(np.float16).max
     assert max_finite(8, 7) == pytest.approx(3.39e38, rel=1e-3)
     assert max_finite(8, 23) == pytest.approx(float(np.finfo(np.float32).max))
-    assert np.finfo(np.float16).tiny == 2.0**-14 and np.finfo(np.float16).smallest_subnormal == 2.0**-24
-    assert 2.0**-10 == pytest.approx(9.8e-4, rel=0.01) and 2.0**-7 == 0.0078125
+    assert (
+        np.finfo(np.float16).tiny == 2.0**-14
+        and np.finfo(np.float16).smallest_subnormal == 2.0**-24
+    )
+    assert pytest.approx(9.8e-4, rel=0.01) == 2.0**-10 and 2.0**-7 == 0.0078125
     with np.errstate(over="ignore"):
         assert np.isinf(np.float16(70000)) and np.isinf(np.float16(2.0 * 65536))
     assert np.float16(1e-8) == 0
@@ -422,7 +425,7 @@ def test_absmax_and_zero_point_worked_examples():
     assert list(q) == [1, -2, 0, 127]
     assert np.allclose(q / 1.27, [0.787, -1.575, 0, 100], atol=5e-4)
     assert [70e9 * bits / 8 / 1e9 for bits in (16, 8, 4)] == [140, 70, 35]
-    assert 70e9 * (4 + 16 / 64) / 8 / 1e9 == pytest.approx(37.2, abs=0.05)  # fp16 scale per 64
+    assert pytest.approx(37.2, abs=0.05) == 70e9 * (4 + 16 / 64) / 8 / 1e9  # fp16 scale per 64
 
     delta = 4 / 255
     z = round(1 / delta)
@@ -447,7 +450,7 @@ def test_ring_allreduce_zero_stages_and_bubble():
         slots = 1 + max(t for _, t in busy)
         assert slots == m + p - 1
         assert 1 - len(busy) / (p * slots) == pytest.approx((p - 1) / (m + p - 1))
-    assert 3 / 19 == pytest.approx(0.158, abs=5e-4) and 3 / 7 == pytest.approx(0.43, abs=5e-3)
+    assert pytest.approx(0.158, abs=5e-4) == 3 / 19 and pytest.approx(0.43, abs=5e-3) == 3 / 7
     assert 7 / (133 + 7) <= 0.05 < 7 / (132 + 7)
 
 
@@ -463,7 +466,7 @@ def test_bpe_merges_on_the_worked_example():
     for _ in range(4):
         pairs = Counter()
         for w, c in words.items():
-            for pair in zip(w, w[1:]):
+            for pair in itertools.pairwise(w):
                 pairs[pair] += c
         best = min(pairs, key=lambda p: (-pairs[p], p))
         merges.append((best, pairs[best]))
@@ -486,7 +489,7 @@ def test_bpe_merges_on_the_worked_example():
 
 def test_embedding_counts():
     assert 50257 * 768 == 38_597_376 and 32000 * 4096 == 131_072_000
-    assert 124.4e6 + 38.6e6 == pytest.approx(163e6, rel=0.01)
+    assert pytest.approx(163e6, rel=0.01) == 124.4e6 + 38.6e6
     assert 2 * 131_072_000 / 6.74e9 < 0.04 and 131_072_000 / 6.74e9 < 0.02
     assert np.array([1, 0, 2]) @ np.array([0.5, 3, -1]) == -1.5
 
@@ -512,7 +515,9 @@ def test_moe_gates_parameter_counts_and_balancing_loss():
 def test_infonce_and_clip_worked_examples():
     s = np.array([0.8, 0.5, 0.1, -0.2])
     p01, p1 = softmax(s / 0.1)[0], softmax(s)[0]
-    assert p01 == pytest.approx(0.952, abs=5e-4) and -math.log(p01) == pytest.approx(0.0495, abs=5e-4)
+    assert p01 == pytest.approx(0.952, abs=5e-4) and -math.log(p01) == pytest.approx(
+        0.0495, abs=5e-4
+    )
     assert math.log(4) + math.log(p01) == pytest.approx(1.337, abs=5e-4)
     assert p1 == pytest.approx(0.384, abs=5e-4) and -math.log(p1) == pytest.approx(0.958, abs=5e-4)
     sims = np.array(
@@ -525,9 +530,15 @@ def test_infonce_and_clip_worked_examples():
     rows, cols = directional(sims / 0.1), directional(sims.T / 0.1)
     assert np.allclose(rows, [0.0014, 0.0037, 0.0215, 0.0272], atol=5e-5)
     assert np.allclose(cols, [0.0014, 0.0080, 0.0101, 0.0272], atol=5e-5)
-    assert (rows.mean(), cols.mean()) == (pytest.approx(0.0134, abs=5e-5), pytest.approx(0.0116, abs=5e-5))
+    assert (rows.mean(), cols.mean()) == (
+        pytest.approx(0.0134, abs=5e-5),
+        pytest.approx(0.0116, abs=5e-5),
+    )
     assert (rows.mean() + cols.mean()) / 2 == pytest.approx(0.0125, abs=5e-5)
-    assert math.log(32768) == pytest.approx(10.4, abs=0.01) and 1 / 0.07 == pytest.approx(14.3, abs=0.05)
+    assert (
+        math.log(32768) == pytest.approx(10.4, abs=0.01)
+        and pytest.approx(14.3, abs=0.05) == 1 / 0.07
+    )
 
 
 def test_diffusion_schedule_and_epsilon_inversion():
@@ -537,9 +548,13 @@ def test_diffusion_schedule_and_epsilon_inversion():
     assert abar[0] == pytest.approx(0.9999) and snr[0] == pytest.approx(9999, rel=1e-3)
     assert (abar[99], snr[99]) == (pytest.approx(0.897, abs=5e-4), pytest.approx(8.7, abs=0.05))
     assert (abar[249], snr[249]) == (pytest.approx(0.524, abs=5e-4), pytest.approx(1.10, abs=5e-3))
-    assert abar[499] == pytest.approx(0.0786, abs=5e-5) and snr[499] == pytest.approx(0.085, abs=5e-4)
+    assert abar[499] == pytest.approx(0.0786, abs=5e-5) and snr[499] == pytest.approx(
+        0.085, abs=5e-4
+    )
     assert math.sqrt(abar[499]) == pytest.approx(0.280, abs=5e-4)
-    assert abar[-1] == pytest.approx(4.0e-5, abs=5e-7) and math.sqrt(abar[-1]) == pytest.approx(0.0064, abs=5e-5)
+    assert abar[-1] == pytest.approx(4.0e-5, abs=5e-7) and math.sqrt(abar[-1]) == pytest.approx(
+        0.0064, abs=5e-5
+    )
     a, x0, eps = 0.25, 2.0, -0.5
     xt = math.sqrt(a) * x0 + math.sqrt(1 - a) * eps
     assert xt == pytest.approx(0.567, abs=5e-4)
