@@ -561,3 +561,14 @@ def test_diffusion_schedule_and_epsilon_inversion():
     assert (xt - math.sqrt(1 - a) * eps) / math.sqrt(a) == pytest.approx(2.0)
     assert (xt - math.sqrt(1 - a) * -0.4) / math.sqrt(a) == pytest.approx(1.827, abs=5e-4)
     assert 0.1 * math.sqrt(0.1) / math.sqrt(0.9) == pytest.approx(0.033, abs=5e-4)
+
+
+def test_decoding_roofline_numbers():
+    assert 3.35e12 / 13.5e9 == pytest.approx(248, abs=0.5)
+    assert 2.039e12 / 13.5e9 == pytest.approx(151, abs=0.5)
+    assert 3.35e12 / (13.5e9 / 4) == pytest.approx(993, abs=0.5)
+    assert 3.35e12 / (13.5e9 + 2 * 2**30) == pytest.approx(214, abs=0.5)
+    assert 989e12 / 3.35e12 == pytest.approx(295, abs=0.5)
+    assert 312e12 / 2.039e12 == pytest.approx(153, abs=0.5)
+    for batch in (1, 8, 64):  # fp16 weights: 2 FLOPs per weight per sequence, 2 bytes per weight
+        assert (2 * 4096 * 4096 * batch) / (4096 * 4096 * 2) == batch
