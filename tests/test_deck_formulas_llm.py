@@ -564,11 +564,11 @@ def test_diffusion_schedule_and_epsilon_inversion():
 
 
 def test_decoding_roofline_numbers():
-    assert 3.35e12 / 13.5e9 == pytest.approx(248, abs=0.5)
-    assert 2.039e12 / 13.5e9 == pytest.approx(151, abs=0.5)
-    assert 3.35e12 / (13.5e9 / 4) == pytest.approx(993, abs=0.5)
-    assert 3.35e12 / (13.5e9 + 2 * 2**30) == pytest.approx(214, abs=0.5)
-    assert 989e12 / 3.35e12 == pytest.approx(295, abs=0.5)
-    assert 312e12 / 2.039e12 == pytest.approx(153, abs=0.5)
+    assert pytest.approx(248, abs=0.5) == 3.35e12 / 13.5e9
+    assert pytest.approx(151, abs=0.5) == 2.039e12 / 13.5e9
+    assert pytest.approx(993, abs=0.5) == 3.35e12 / (13.5e9 / 4)
+    assert pytest.approx(214, abs=0.5) == 3.35e12 / (13.5e9 + 2 * 2**30)
+    assert pytest.approx(295, abs=0.5) == 989e12 / 3.35e12
+    assert pytest.approx(153, abs=0.5) == 312e12 / 2.039e12
     for batch in (1, 8, 64):  # fp16 weights: 2 FLOPs per weight per sequence, 2 bytes per weight
         assert (2 * 4096 * 4096 * batch) / (4096 * 4096 * 2) == batch
