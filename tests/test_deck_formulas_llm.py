@@ -572,3 +572,26 @@ def test_decoding_roofline_numbers():
     assert pytest.approx(153, abs=0.5) == 312e12 / 2.039e12
     for batch in (1, 8, 64):  # fp16 weights: 2 FLOPs per weight per sequence, 2 bytes per weight
         assert (2 * 4096 * 4096 * batch) / (4096 * 4096 * 2) == batch
+
+
+def test_online_softmax_merge_is_exact():
+    l1, l2 = math.exp(1 - 3) + 1, math.exp(2 - 5) + 1
+    assert (l1, l2) == (pytest.approx(1.1353, abs=5e-5), pytest.approx(1.0498, abs=5e-5))
+    merged = math.exp(3 - 5) * l1 + l2
+    row = np.array([1.0, 3.0, 2.0, 5.0])
+    assert merged == pytest.approx(np.exp(row - 5).sum()) and merged == pytest.approx(
+        1.2034, abs=5e-5
+    )
+    assert np.allclose(softmax(row), [0.0152, 0.1125, 0.0414, 0.8310], atol=5e-5)
+    for _ in range(20):  # any split of any row
+        x = RNG.standard_normal(30) * 10
+        cut = int(RNG.integers(1, 29))
+        a, b = x[:cut], x[cut:]
+        m = max(a.max(), b.max())
+        total = (
+            np.exp(a.max() - m) * np.exp(a - a.max()).sum()
+            + np.exp(b.max() - m) * np.exp(b - b.max()).sum()
+        )
+        assert total == pytest.approx(np.exp(x - x.max()).sum())
+    assert math.log(np.finfo(np.float32).max) == pytest.approx(88.7, abs=0.05)
+    assert math.log(65504) == pytest.approx(11.09, abs=0.005)
