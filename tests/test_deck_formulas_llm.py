@@ -595,3 +595,17 @@ def test_online_softmax_merge_is_exact():
         assert total == pytest.approx(np.exp(x - x.max()).sum())
     assert math.log(np.finfo(np.float32).max) == pytest.approx(88.7, abs=0.05)
     assert math.log(65504) == pytest.approx(11.09, abs=0.005)
+
+
+def test_grpo_group_advantages():
+    def standardise(rewards):
+        r = np.asarray(rewards, dtype=float)
+        return (r - r.mean()) / r.std()
+
+    assert np.allclose(standardise([1, 0, 0, 1]), [1, -1, -1, 1])
+    assert np.allclose(standardise([1, 0, 0, 0]), [1.73, -0.58, -0.58, -0.58], atol=5e-3)
+    r = np.array([1.0, 0, 0, 0])
+    loo = [r[i] - np.delete(r, i).mean() for i in range(4)]
+    assert np.allclose(loo, [1, -1 / 3, -1 / 3, -1 / 3])
+    # centring with the group's own mean scales each advantage by (G - 1)/G of leave-one-out
+    assert np.allclose(r - r.mean(), 3 / 4 * np.array(loo))
