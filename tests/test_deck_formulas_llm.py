@@ -609,3 +609,22 @@ def test_grpo_group_advantages():
     assert np.allclose(loo, [1, -1 / 3, -1 / 3, -1 / 3])
     # centring with the group's own mean scales each advantage by (G - 1)/G of leave-one-out
     assert np.allclose(r - r.mean(), 3 / 4 * np.array(loo))
+
+
+def test_best_of_n_kl_bound_and_win_rate():
+    def kl_formula(n):
+        return math.log(n) - (n - 1) / n
+
+    assert kl_formula(4) == pytest.approx(0.636, abs=5e-4)
+    assert kl_formula(16) == pytest.approx(1.835, abs=5e-4)
+    assert kl_formula(64) == pytest.approx(3.175, abs=5e-4)
+    # numeric integral of E[log(n u^(n-1))] under the density n u^(n-1)
+    u = np.linspace(1e-9, 1, 2_000_001)
+    integrand = 4 * u**3 * (math.log(4) + 3 * np.log(u))
+    assert np.trapezoid(integrand, u) == pytest.approx(kl_formula(4), abs=1e-5)
+    for k, expected in ((10, 0.629), (3, 0.555)):
+        p = np.full(k, 1 / k)
+        f = np.cumsum(p)
+        q = f**4 - np.concatenate([[0.0], f[:-1]]) ** 4
+        assert np.sum(q * np.log(q / p)) == pytest.approx(expected, abs=5e-4)
+    assert [n / (n + 1) for n in (4, 16, 64)] == pytest.approx([0.8, 0.941, 0.985], abs=5e-4)
