@@ -628,3 +628,19 @@ def test_best_of_n_kl_bound_and_win_rate():
         q = f**4 - np.concatenate([[0.0], f[:-1]]) ** 4
         assert np.sum(q * np.log(q / p)) == pytest.approx(expected, abs=5e-4)
     assert [n / (n + 1) for n in (4, 16, 64)] == pytest.approx([0.8, 0.941, 0.985], abs=5e-4)
+
+
+def test_kl_estimators_k1_k2_k3():
+    for r, (k1, k2, k3) in ((0.8, (0.223, 0.025, 0.023)), (1.5, (-0.405, 0.082, 0.095))):
+        assert -math.log(r) == pytest.approx(k1, abs=5e-4)
+        assert math.log(r) ** 2 / 2 == pytest.approx(k2, abs=5e-4)
+        assert (r - 1) - math.log(r) == pytest.approx(k3, abs=5e-4)
+    r = np.linspace(0.01, 10, 10_000)
+    assert np.all((r - 1) - np.log(r) >= 0)  # log r <= r - 1
+    # exact expectations for a discrete pair of distributions
+    pi, ref = np.array([0.5, 0.3, 0.2]), np.array([0.4, 0.4, 0.2])
+    ratio = ref / pi
+    kl = np.sum(pi * np.log(pi / ref))
+    assert np.sum(pi * -np.log(ratio)) == pytest.approx(kl)
+    assert np.sum(pi * ((ratio - 1) - np.log(ratio))) == pytest.approx(kl)
+    assert np.sum(pi * np.log(ratio) ** 2 / 2) != pytest.approx(kl)
