@@ -644,3 +644,18 @@ def test_kl_estimators_k1_k2_k3():
     assert np.sum(pi * -np.log(ratio)) == pytest.approx(kl)
     assert np.sum(pi * ((ratio - 1) - np.log(ratio))) == pytest.approx(kl)
     assert np.sum(pi * np.log(ratio) ** 2 / 2) != pytest.approx(kl)
+
+
+def test_swiglu_widths_and_swish():
+    d = 4096
+    assert 8 * d / 3 == pytest.approx(10922.7, abs=0.05)
+    assert math.ceil(8 * d / 3 / 256) * 256 == 11008
+    assert 3 * d * 11008 / (8 * d * d) == pytest.approx(1.008, abs=5e-4)
+    assert 3 * d * 14336 / (8 * d * d) == pytest.approx(1.3125)
+
+    def swish(z):
+        return z * sigmoid(z)
+
+    assert [round(float(swish(z)), 3) for z in (1.0, -1.0, -5.0)] == [0.731, -0.269, -0.034]
+    z = np.linspace(-4, 0, 400_001)
+    assert swish(z).min() == pytest.approx(-0.2785, abs=1e-4)
