@@ -659,3 +659,12 @@ def test_swiglu_widths_and_swish():
     assert [round(float(swish(z)), 3) for z in (1.0, -1.0, -5.0)] == [0.731, -0.269, -0.033]
     z = np.linspace(-4, 0, 400_001)
     assert swish(z).min() == pytest.approx(-0.2785, abs=1e-4)
+
+
+def test_alibi_slopes_and_biases():
+    assert [2 ** (-8 * k / 8) for k in range(1, 9)] == [1 / 2**k for k in range(1, 9)]
+    assert pytest.approx(0.7071, abs=5e-5) == 2 ** (-8 / 16)
+    assert [-0.5 * (10 - j) for j in (10, 9, 5, 0)] == [0, -0.5, -2.5, -5]
+    assert [round(-(10 - j) / 256, 3) for j in (10, 9, 5, 0)] == [0, -0.004, -0.02, -0.039]
+    assert math.exp(-5) == pytest.approx(0.0067, abs=5e-5)
+    assert 5 / (1 / 256) == 1280
