@@ -668,3 +668,13 @@ def test_alibi_slopes_and_biases():
     assert [round(-(10 - j) / 256, 3) for j in (10, 9, 5, 0)] == [0, -0.004, -0.02, -0.039]
     assert math.exp(-5) == pytest.approx(0.0067, abs=5e-5)
     assert 5 / (1 / 256) == 1280
+
+
+def test_vit_patch_counts():
+    assert (224 // 16) ** 2 == 196 and 16 * 16 * 3 == 768 and 768 * 768 == 589_824
+    assert (384 // 16) ** 2 == 576 and pytest.approx(8.58, abs=5e-3) == 577**2 / 197**2
+    assert (197**2, 577**2) == (38_809, 332_929)
+    assert (224 // 32) ** 2 == 49 and 196**2 / 49**2 == 16 and 49**2 == 2_401
+    img = RNG.standard_normal((32, 32, 3))
+    grid = img.reshape(2, 16, 2, 16, 3).transpose(0, 2, 1, 3, 4).reshape(4, -1)
+    assert np.allclose(grid[3], img[16:, 16:].reshape(-1))
