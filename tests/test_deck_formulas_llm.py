@@ -678,3 +678,11 @@ def test_vit_patch_counts():
     img = RNG.standard_normal((32, 32, 3))
     grid = img.reshape(2, 16, 2, 16, 3).transpose(0, 2, 1, 3, 4).reshape(4, -1)
     assert np.allclose(grid[3], img[16:, 16:].reshape(-1))
+
+
+def test_mfu_examples():
+    assert pytest.approx(0.3) == 6 * 10e9 * 5000 / 1e15
+    assert pytest.approx(0.4) == 8 * 10e9 * 5000 / 1e15
+    assert pytest.approx(942, abs=0.5) == 0.4 * 989e12 / (6 * 70e9)
+    days = 6 * 7e9 * 2e12 / (1000 * 1e15 * 0.4) / 86400
+    assert days == pytest.approx(2.4, abs=0.05)
