@@ -686,3 +686,16 @@ def test_mfu_examples():
     assert pytest.approx(942, abs=0.5) == 0.4 * 989e12 / (6 * 70e9)
     days = 6 * 7e9 * 2e12 / (1000 * 1e15 * 0.4) / 86400
     assert days == pytest.approx(2.4, abs=0.05)
+
+
+def test_classifier_free_guidance_conventions():
+    ec, eu = np.array([0.2, -0.1]), np.array([0.5, 0.3])
+
+    def guided(w):
+        return (1 + w) * ec - w * eu
+
+    assert np.allclose(guided(0), ec) and np.allclose(guided(3), [-0.7, -1.3])
+    assert np.allclose(eu + 7.5 * (ec - eu), [-1.75, -2.7]) and np.allclose(
+        guided(6.5), [-1.75, -2.7]
+    )
+    assert np.allclose(7.5 * ec - 6.5 * eu, [1.5 - 3.25, -0.75 - 1.95])
