@@ -699,3 +699,12 @@ def test_classifier_free_guidance_conventions():
         guided(6.5), [-1.75, -2.7]
     )
     assert np.allclose(7.5 * ec - 6.5 * eu, [1.5 - 3.25, -0.75 - 1.95])
+
+
+def test_rms_norm_worked_example():
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+    rms = math.sqrt(np.mean(x**2))
+    assert np.sum(x**2) == 50 and rms == pytest.approx(3.536, abs=5e-4)
+    assert np.allclose(x / rms, [0.283, 0.566, 0.849, 1.697], atol=5e-4)
+    assert np.allclose((10 * x) / math.sqrt(np.mean((10 * x) ** 2)), x / rms)
+    assert math.sqrt(50) == pytest.approx(2 * rms)  # the L2 norm is sqrt(d) times the RMS
