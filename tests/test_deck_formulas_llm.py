@@ -708,3 +708,14 @@ def test_rms_norm_worked_example():
     assert np.allclose(x / rms, [0.283, 0.566, 0.849, 1.697], atol=5e-4)
     assert np.allclose((10 * x) / math.sqrt(np.mean((10 * x) ** 2)), x / rms)
     assert math.sqrt(50) == pytest.approx(2 * rms)  # the L2 norm is sqrt(d) times the RMS
+
+
+def test_rope_context_extension_numbers():
+    d, b, s = 128, 10000.0, 4.0
+    new_base = b * s ** (d / (d - 2))
+    assert new_base == pytest.approx(40_890, abs=1)
+    slowest = b ** (-(d - 2) / d)
+    assert slowest == pytest.approx(1.155e-4, abs=5e-8)
+    assert new_base ** (-(d - 2) / d) == pytest.approx(slowest / s)
+    assert 2 * math.pi / slowest == pytest.approx(54_410, abs=1)
+    assert 10_000 / s == 2_500 and 16_383 / s == 4095.75
