@@ -719,3 +719,17 @@ def test_rope_context_extension_numbers():
     assert new_base ** (-(d - 2) / d) == pytest.approx(slowest / s)
     assert 2 * math.pi / slowest == pytest.approx(54_410, abs=1)
     assert 10_000 / s == 2_500 and 16_383 / s == 4095.75
+
+
+def test_sliding_window_counts():
+    n, w, layers = 32_768, 4_096, 32
+    assert n * w == pytest.approx(1.34e8, rel=5e-3)
+    assert (n * n / 2) / (n * w) == 4 and (n * n) / (n * w) == 8
+    assert layers * w == 131_072 and w / n == 1 / 8 and math.ceil(20_000 / w) == 5
+    # receptive field through stacked banded masks, small case
+    i, j = np.arange(40)[:, None], np.arange(40)[None, :]
+    band = ((j <= i) & (j > i - 5)).astype(int)
+    reach = np.eye(40, dtype=int)
+    for _ in range(3):
+        reach = (band @ reach > 0).astype(int)
+    assert 39 - int(np.argmax(reach[39])) == 3 * (5 - 1)
