@@ -733,3 +733,10 @@ def test_sliding_window_counts():
     for _ in range(3):
         reach = (band @ reach > 0).astype(int)
     assert 39 - int(np.argmax(reach[39])) == 3 * (5 - 1)
+
+
+def test_serving_latency_example():
+    latency = 0.2 + (500 - 1) * 0.02
+    assert latency == pytest.approx(10.18)
+    assert pytest.approx(50) == 1 / 0.02 and 500 / latency == pytest.approx(49.1, abs=0.05)
+    assert pytest.approx(1280) == 32 / 0.025
