@@ -740,3 +740,13 @@ def test_serving_latency_example():
     assert latency == pytest.approx(10.18)
     assert pytest.approx(50) == 1 / 0.02 and 500 / latency == pytest.approx(49.1, abs=0.05)
     assert pytest.approx(1280) == 32 / 0.025
+
+
+def test_loss_power_law_examples():
+    alpha, nc = 0.076, 8.8e13
+    assert (nc / 1e9) ** alpha == pytest.approx(2.376, abs=5e-4)
+    assert (nc / 1e10) ** alpha == pytest.approx(1.994, abs=5e-4)
+    assert 2**-alpha == pytest.approx(0.949, abs=5e-4) and 10**-alpha == pytest.approx(
+        0.839, abs=5e-4
+    )
+    assert 2 ** (1 / alpha) == pytest.approx(9_000, rel=0.02)
