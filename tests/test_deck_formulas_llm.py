@@ -750,3 +750,20 @@ def test_loss_power_law_examples():
         0.839, abs=5e-4
     )
     assert 2 ** (1 / alpha) == pytest.approx(9_000, rel=0.02)
+
+
+def test_distillation_gradients_and_t_squared():
+    zt, zs = np.array([5.0, 3.0, 1.0]), np.array([4.0, 3.5, 0.5])
+    assert np.allclose(softmax(zt), [0.867, 0.117, 0.016], atol=5e-4)
+    assert np.allclose(softmax(zt / 4), [0.506, 0.307, 0.186], atol=5e-4)
+
+    def grad(t):
+        return (softmax(zs / t) - softmax(zt / t)) / t
+
+    assert np.allclose(grad(1), [-0.256, 0.253, 0.003], atol=5e-4)
+    assert np.allclose(grad(4), [-0.018, 0.019, -0.001], atol=5e-4)
+    assert np.allclose(16 * grad(4), [-0.286, 0.306, -0.020], atol=5e-4)
+    assert np.allclose(64 * grad(8), [-0.259, 0.295, -0.036], atol=5e-4)
+    centred = (zs - zt) - (zs - zt).mean()
+    assert np.allclose(centred / 3, [-0.222, 0.278, -0.056], atol=5e-4)
+    assert np.allclose(4096**2 * grad(4096), centred / 3, atol=1e-3)
