@@ -767,3 +767,19 @@ def test_distillation_gradients_and_t_squared():
     centred = (zs - zt) - (zs - zt).mean()
     assert np.allclose(centred / 3, [-0.222, 0.278, -0.056], atol=5e-4)
     assert np.allclose(4096**2 * grad(4096), centred / 3, atol=1e-3)
+
+
+def test_quantisation_noise_numbers():
+    delta = 2.54 / 127
+    assert delta == pytest.approx(0.02) and delta**2 / 12 == pytest.approx(3.33e-5, abs=5e-8)
+    assert delta / math.sqrt(12) == pytest.approx(0.0058, abs=5e-5)
+    d4 = 2.54 / 7
+    assert (d4 / delta) ** 2 == pytest.approx(329, abs=0.5)
+    assert 10 * math.log10((d4 / delta) ** 2) == pytest.approx(25.2, abs=0.05)
+    assert (
+        20 * math.log10(2) == pytest.approx(6.02, abs=5e-3)
+        and pytest.approx(49.9) == 6.02 * 8 + 1.76
+    )
+    assert 4096 * delta**2 / 12 == pytest.approx(0.137, abs=5e-4)
+    e = np.linspace(-0.5, 0.5, 1_000_001)
+    assert np.trapezoid(e**2, e) == pytest.approx(1 / 12, rel=1e-6)
