@@ -783,3 +783,13 @@ def test_quantisation_noise_numbers():
     assert 4096 * delta**2 / 12 == pytest.approx(0.137, abs=5e-4)
     e = np.linspace(-0.5, 0.5, 1_000_001)
     assert np.trapezoid(e**2, e) == pytest.approx(1 / 12, rel=1e-6)
+
+
+def test_tensor_parallel_volumes():
+    elements = 4 * 2048 * 8192
+    assert elements == 67_108_864 and elements * 2 / 2**20 == 128
+    per_gpu = 2 * 7 / 8 * elements * 2
+    assert per_gpu / 2**20 == 224 and per_gpu / 300e9 == pytest.approx(0.78e-3, abs=5e-6)
+    assert 4 * 80 * per_gpu / 2**30 == 70 and 4 * 80 * per_gpu / 300e9 == pytest.approx(
+        0.25, abs=5e-3
+    )
