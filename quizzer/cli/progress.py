@@ -122,7 +122,7 @@ def export(
         file.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as error:
         raise QuizzerError(f"cannot write {file}: {error.strerror or error}") from None
-    from quizzer.ui.render import counted
+    from quizzer.ui.widgets import counted
 
     answers, reviews = (
         counted(len(data["attempts"]), "answer"),
@@ -147,7 +147,7 @@ def import_(
     data = read_backup(file)
     with Store.open(db_path_for(ctx, db)) as store:
         added = import_progress(store, data, clock())
-    from quizzer.ui.render import counted
+    from quizzer.ui.widgets import counted
 
     screen_for(ctx).note(f"imported {counted(added, 'new answer')} from {file}")
 
