@@ -148,7 +148,7 @@ def _run(
             progress=progress,
             options=options,
             show=screen.drill_event,
-            keys="no hints · one try per blank · ! to pass · /override after ✗ · /quit to stop",
+            keys="one try, no hints · ! to pass · /override after ✗ · /quit to stop",
         )
     finally:
         # Even after Ctrl-C: the sheet of what was missed is what the drill was for.

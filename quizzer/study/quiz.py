@@ -39,10 +39,7 @@ if TYPE_CHECKING:
 
 DEFAULT_TRIES = defaults.TRIES
 HINT, REVEAL, SKIP, QUIT, OVERRIDE = "?", "!", "/skip", "/quit", "/override"
-KEYS_HELP = (
-    "? hint (twice: stronger) · ! reveal · /skip · /override after ✗ counts it right"
-    " · /quit or Ctrl-D to stop"
-)
+KEYS_HELP = "? hint · ! reveal · /skip · /override after ✗ · /quit or Ctrl-D to stop"
 
 
 class Judge(Protocol):

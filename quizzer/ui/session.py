@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rich.padding import Padding
@@ -16,6 +16,7 @@ from quizzer.ui.widgets import (
     bullets,
     card_heading,
     clock_face,
+    counted,
     duration,
     filled_line,
     markdown,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from datetime import datetime, timedelta
 
     from quizzer.study import events as flow
-    from quizzer.study import quiz
+    from quizzer.study import overrides, quiz
     from quizzer.study.events import Grade
 
 #: Asked before a follow-up's approach is shown, in a terminal.
@@ -200,9 +201,10 @@ class SessionScreen(Output):
 
     def rating_prompt(self, grade: Grade, due: datetime, now: datetime) -> str:
         """The prompt that shows the rating saved and lets the learner change it."""
+        # Short enough for 80 columns: the recap line above it has the rest.
         return (
-            f"rated {grade.label} · next review {relative(due - now)}"
-            " · 1 Again 2 Hard 3 Good 4 Easy to change, Enter keeps › "
+            f"rated {grade.label} · next {relative(due - now)}"
+            " · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
         )
 
     def scheduled(self, event: flow.Scheduled) -> None:
@@ -226,6 +228,34 @@ class SessionScreen(Output):
                     " is kept.",
                 )
             )
+
+    def overrides(
+        self, found: Sequence[overrides.CardOverrides], paths: Mapping[str, str | None]
+    ) -> None:
+        """Each card's overridden answers, then the examples to paste into it."""
+        if not found:
+            self.out.print("No overridden answers. After a ✗ verdict, /override counts it right.")
+            return
+        for item in found:
+            self.out.print()
+            self.out.print(
+                Text.assemble(
+                    (item.card_id, "bold cyan"), f"  {counted(len(item.answers), 'answer')}"
+                )
+            )
+            for answer in item.answers:
+                self.out.print(
+                    Text.assemble(
+                        f"  [{answer.blank}] ",
+                        (answer.given, "bold"),
+                        (f"  {when(answer.at)}", "dim"),
+                    )
+                )
+            where = paths.get(item.card_id) or f"the card {item.card_id}"
+            self.out.print(Text(f"  examples for {where}:", style="dim"), soft_wrap=True)
+            # Plain and unpadded, so a copy from the terminal pastes as valid YAML.
+            snippet = item.examples_yaml().rstrip("\n")
+            self.out.print(Text(snippet, style="green"), soft_wrap=True)
 
     def nothing_due(self, next_due: tuple[str, datetime] | None, now: datetime) -> None:
         """What ``review`` says when no card is due, and when the next one is."""
