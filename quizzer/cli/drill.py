@@ -157,8 +157,10 @@ def _run(
 
 
 def _write_sheet(screen: Screen, sheet: Path, text: str) -> None:
+    from quizzer.files import write_atomic
+
     try:
-        sheet.write_text(text, encoding="utf-8")
+        write_atomic(sheet, text)
     except OSError as error:
         raise QuizzerError(f"cannot write {sheet}: {error.strerror or error}") from None
     screen.note(f"cheat sheet written to {sheet}")
