@@ -57,7 +57,7 @@ class SessionScreen(Output):
         elif isinstance(prompt, flow.ApproachAsked):
             text = APPROACH_PROMPT
         elif isinstance(prompt, flow.RatingAsked):
-            text = self.rating_prompt(prompt.grade, prompt.due, prompt.now)
+            text = self.rating_prompt(prompt.grade)
         elif isinstance(prompt, flow.FollowUpAsked):
             text = "your answer (or say it out loud), then Enter › "
         else:
@@ -199,13 +199,13 @@ class SessionScreen(Output):
 
     # -- scheduling ---------------------------------------------------------------
 
-    def rating_prompt(self, grade: Grade, due: datetime, now: datetime) -> str:
-        """The prompt that shows the rating saved and lets the learner change it."""
-        # Short enough for 80 columns: the recap line above it has the rest.
-        return (
-            f"rated {grade.label} · next {relative(due - now)}"
-            " · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
-        )
+    def rating_prompt(self, grade: Grade) -> str:
+        """The prompt that names the rating saved and lets the learner change it.
+
+        The next review is on the recap line right above; left out here, the
+        prompt and a typed key fit 80 columns (readline scrolls longer ones).
+        """
+        return f"rated {grade.label} · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
 
     def scheduled(self, event: flow.Scheduled) -> None:
         """The rating saved and when the card comes back."""
