@@ -247,6 +247,10 @@ def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path,
     assert "The interviewer asks" in out and "you said: variance adds up" in out
     assert "Phrases that signal junior thinking" in out and "Drill report" in out
     assert "cards right 0/1 · follow-ups 0/1" in out
+    # Each scheduling line names what it scheduled: the card, then its follow-up.
+    assert "drill-attention: next review in 1 minute (Again)" in out
+    assert "follow-up 1 of drill-attention: again in 1 minute (Again)" in out
+    assert "scheduled" not in out
     assert sheet.read_text().startswith("# Cheat sheet")
     history = json.loads(invoke("stats", "drill-attention", "--json").stdout)
     assert [a["given"] for a in history["attempts"]] == ["d_k", "V"]

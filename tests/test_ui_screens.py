@@ -50,7 +50,9 @@ def test_quiz_and_drill_open_a_card_with_the_same_heading() -> None:
     drill_screen, drill_out = screen()
     from datetime import timedelta
 
-    started = events.DrillCardStarted(CARD, 1, 1, timedelta(minutes=5), timedelta(minutes=1))
+    started = events.DrillCardStarted(
+        card=CARD, number=1, total=1, remaining=timedelta(minutes=5), target=timedelta(minutes=1)
+    )
     drill_screen.drill_event(started)
     heading = "Scaled scores  #attention\ns = q k / sqrt([1])\nsymbols: d_k (or dk), q, k\n"
     assert quiz_out.getvalue().endswith(heading)

@@ -166,7 +166,8 @@ class DrillSession:
             return self._quiz.asking()
         if self._step.name is Stage.FOLLOW_UP:
             follow = self.current.card.follow_ups[self._step.follow_up.index]
-            return FollowUpAsked(self.current.card, self._step.follow_up, follow)
+            item = self._step.follow_up
+            return FollowUpAsked(card=self.current.card, item=item, follow_up=follow)
         return GradeAsked(self._step.follow_up)
 
     def start(self) -> list[Event]:
@@ -232,7 +233,7 @@ class DrillSession:
         item = follow_up_id(card, index)
         self.current.follow_up = item
         self._step = _Step(Stage.FOLLOW_UP, item, self.clock())
-        return [FollowUpAsked(card, item, card.follow_ups[index])]
+        return [FollowUpAsked(card=card, item=item, follow_up=card.follow_ups[index])]
 
     def _follow_up_answered(self, line: str) -> list[Event]:
         item = self._step.follow_up
@@ -278,7 +279,10 @@ class DrillSession:
             self.current.result = partial
         elapsed = int((self.clock() - self.started).total_seconds() * 1000)
         self.report = DrillReport(
-            self.items[:reached], int(self.target.total_seconds() * 1000), reason, elapsed
+            cards=self.items[:reached],
+            target_ms=int(self.target.total_seconds() * 1000),
+            ended_by=reason,
+            elapsed_ms=elapsed,
         )
         return [DrillFinished(self.report)]
 
