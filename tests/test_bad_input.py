@@ -3,6 +3,7 @@ never a traceback (issue: hardening, item 5)."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import socket
@@ -11,6 +12,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+
+from quizzer.cli.terminal import CUT, read_piped_line
 
 from .conftest import MINIMAL_CARD
 
@@ -225,3 +228,37 @@ def test_unreadable_folders_and_files_are_warned_about(invoke, tmp_path, monkeyp
     assert "good" in result.stdout and "secret" not in result.stdout
     assert f"skipped {deck / 'locked'}: cannot read the folder (Permission denied)" in result.stderr
     assert f"skipped {deck / 'secret.yaml'}: not readable" in result.stderr
+
+
+# -- piped answers: one bounded line at a time -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("piped", "lines"),
+    [
+        ("a\nb\n", ["a", "b"]),
+        ("a\nlast", ["a", "last"]),
+        ("", []),
+        ("\n\n", ["", ""]),
+        ("x" * 10 + "\nV\n", ["x" * 10, "V"]),
+        ("x" * 11 + "\nV\n", ["x" * 10 + CUT, "V"]),
+        ("x" * 11, ["x" * 10 + CUT]),
+        ("x" * 10_000_000 + "\nV\n", ["x" * 10 + CUT, "V"]),
+    ],
+    ids=[
+        "lines",
+        "no final newline",
+        "empty",
+        "blank lines",
+        "at the cap",
+        "over",
+        "over at end",
+        "10 MB",
+    ],
+)
+def test_piped_lines_are_capped(piped, lines):
+    stream = io.StringIO(piped)
+    read = []
+    while (line := read_piped_line(stream, limit=10)) is not None:
+        read.append(line)
+    assert read == lines

@@ -99,7 +99,7 @@ def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=Fal
     if drill:
         session = DrillSession(list(cards), judge, clock, record=progress.record_attempt)
         options = StudyOptions(
-            interactive=interactive, follow_ups=False, bullets=False, rate_prompt=False
+            interactive=interactive, follow_ups=False, closing=False, rate_prompt=False
         )
     else:
         session = QuizSession(list(cards), judge, clock, record=progress.record_attempt)
@@ -127,7 +127,7 @@ def test_a_piped_quiz_lists_follow_ups_and_saves_the_review(store):
         "Judged",
         "CardFinished",
         "FollowUpsListed",
-        "BulletsShown",
+        "ClosingSections",
         "Scheduled",
         "SessionFinished",
     ]
@@ -154,7 +154,7 @@ def test_in_a_terminal_each_follow_up_waits_and_the_recap_stays_above_each_promp
         "QuestionShown",
         "Recap",
         "ApproachShown",
-        "BulletsShown",
+        "ClosingSections",
         "Recap",
         "Scheduled",
         "SessionFinished",

@@ -19,7 +19,10 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
+from quizzer.cards.formula import filled_prompt
 from quizzer.cards.model import Card
+from quizzer.cards.sections import Depth
+from quizzer.export.markdown import sections_markdown
 from quizzer.progress.schedule import due_at
 from quizzer.study import defaults
 from quizzer.study.events import (
@@ -79,20 +82,16 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
         lines += ["Nothing missed in this drill.", ""]
     for item in report.missed:
         card = item.card
-        lines += [f"## {card.title}", "", f"`{card.filled_prompt()}`", ""]
-        lines += [f"- {bullet}" for bullet in card.bullets]
-        if card.red_flags:
-            lines += ["", "Phrases that signal junior thinking:", ""]
-            lines += [f"- {flag}" for flag in card.red_flags]
+        lines += [f"## {card.title}", "", f"`{filled_prompt(card)}`", ""]
+        lines += sections_markdown(card, Depth.REVIEW)
         if item.follow_up is not None and item.follow_up_right is False:
             follow = card.follow_ups[item.follow_up.index]
             lines += [
-                "",
                 f"**Follow-up to practise:** {follow.question}",
                 "",
                 f"> {follow.approach}",
+                "",
             ]
-        lines.append("")
     return "\n".join(lines)
 
 

@@ -178,8 +178,8 @@ class ApproachAsked:
 
 
 @dataclass(frozen=True)
-class BulletsShown:
-    """The 60-second review that closes a card."""
+class ClosingSections:
+    """The sections after a finished card's follow-ups (the 60-second review)."""
 
     card: Card
 
@@ -243,7 +243,7 @@ Event = (
     | DrillFinished
     | FollowUpsListed
     | QuestionShown
-    | BulletsShown
+    | ClosingSections
     | Scheduled
     | Recap
     | AnswersChanged

@@ -32,8 +32,8 @@ from quizzer.study.events import (
     AnswersChanged,
     ApproachAsked,
     ApproachShown,
-    BulletsShown,
     CardFinished,
+    ClosingSections,
     DrillFinished,
     EndReason,
     Event,
@@ -120,7 +120,7 @@ class StudyOptions:
 
     interactive: bool = False  # a person at a terminal: wait for Enter, offer the rating
     follow_ups: bool = True  # show a finished card's follow-ups (quiz, without --brief)
-    bullets: bool = True  # close a finished card with its 60-second review (quiz)
+    closing: bool = True  # close a finished card with the sections after its follow-ups
     rate_prompt: bool = True  # in a terminal, let one key change the grade a card earned
 
 
@@ -294,7 +294,7 @@ class _Loop:
             self.show(AnswersChanged(card.id, tuple(changes)))
 
     def _teach(self, card: Card) -> None:
-        """The follow-ups (one at a time in a terminal) and the 60-second review."""
+        """The follow-ups (one at a time in a terminal), then the sections after them."""
         if self.options.follow_ups and card.follow_ups:
             if not self.options.interactive:
                 self.show(FollowUpsListed(card))
@@ -303,8 +303,8 @@ class _Loop:
                 self.show(QuestionShown(card, item, follow))
                 self._ask(functools.partial(ApproachAsked, item))
                 self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
-        if self.options.bullets and card.bullets:
-            self.show(BulletsShown(card))
+        if self.options.closing:
+            self.show(ClosingSections(card))
 
     def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""
