@@ -8,13 +8,14 @@ from __future__ import annotations
 import functools
 import html
 import re
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizzer.cards.model import GAP, Card, Source
 from quizzer.cards.sections import Depth, Section, citation, sections_to
-from quizzer.files import atomic_writer
+from quizzer.files import FileProblem, atomic_writer
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -220,6 +221,9 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
                 guid=genanki.guid_for(card.id),
             )
         )
-    with atomic_writer(path) as out:
-        genanki.Package(deck).write_to_file(out)
+    try:
+        with atomic_writer(path) as out:
+            genanki.Package(deck).write_to_file(out)
+    except sqlite3.Error as error:  # genanki builds the collection in a temporary SQLite file
+        raise FileProblem(f"cannot write {path}: {error}", str(error)) from None
     return len(cards)
