@@ -49,6 +49,7 @@ DEFAULT_CARDS = defaults.DRILL_CARDS
 
 
 def follow_up_id(card: Card, index: int) -> FollowUpId:
+    """The review item of the card's follow-up at ``index`` (0-based)."""
     return FollowUpId(card.id, index)
 
 
@@ -157,6 +158,7 @@ class DrillSession:
         return False
 
     def remaining(self, now: datetime | None = None) -> timedelta:
+        """The time left, never negative."""
         return max(timedelta(0), self.deadline - (now or self.clock()))
 
     def prompt(self) -> Prompt:
@@ -170,9 +172,11 @@ class DrillSession:
         return GradeAsked(self._step.follow_up)
 
     def start(self) -> list[Event]:
+        """Events for the first card: call once, before any :meth:`answer`."""
         return self._translate(self._quiz.start())
 
     def answer(self, line: str) -> list[Event]:
+        """Handle one line: an answer to a blank, the follow-up answer, or a grade."""
         if self.finished:
             return []
         if line.strip() == QUIT:
@@ -190,9 +194,11 @@ class DrillSession:
         return self._translate(self._quiz.override())
 
     def next_card(self) -> list[Event]:
+        """Nothing: see :attr:`between_cards`."""
         return []
 
     def stop(self, reason: EndReason) -> list[Event]:
+        """End the drill now (quit, end of input, Ctrl-C) with its report."""
         if self.finished:
             return []
         return self._finish(reason)
