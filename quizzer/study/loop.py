@@ -52,8 +52,9 @@ from quizzer.study.events import (
     SessionFinished,
     parse_grade,
 )
-from quizzer.study.quiz import OVERRIDE, QUIT, CardResult, Clock
-from quizzer.study.recording import AnswerChange, rating_for
+from quizzer.study.quiz import OVERRIDE, QUIT, Clock
+from quizzer.study.recording import rating_for
+from quizzer.study.results import AnswerChange, CardResult
 
 
 class Session(Protocol):
