@@ -224,3 +224,17 @@ def test_readme_reference_is_current():
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_markdown_sheet_fences_code_and_keeps_long_items_together():
+    card = TRICKY.model_copy(
+        update={
+            "code": "import numpy as np\nassert np.sqrt(4) == 2",
+            "bullets": ["first line\nsecond line"],
+        }
+    )
+    sheet = markdown_sheet([card])
+    assert "**Code**\n\n```python\nimport numpy as np\nassert np.sqrt(4) == 2\n```" in sheet
+    assert "- first line\n  second line" in sheet
+    with_fence = card.model_copy(update={"code": 'doc = """\n```\n"""'})
+    assert '````python\ndoc = """\n```\n"""\n````' in markdown_sheet([with_fence])

@@ -62,6 +62,7 @@ def card(prompt: str, answer: str, symbols: str = "a b c x y") -> Card:
         ("y = a · {{g}}", "b + c", "y = a · (b + c)"),
         ("y = a · {{g}}", "b/c", "y = a · b/c"),
         ("y = a * {{g}}", "-b", "y = a * (-b)"),
+        ("y = a {{g}}", "-b * c", "y = a (-b * c)"),
         ("y = a {{g}}", "b + c", "y = a (b + c)"),
         ("y = Σ_x {{g}}", "a + x", "y = Σ_x (a + x)"),
         ("y = {{g}} · a", "b - c", "y = (b - c) · a"),

@@ -88,7 +88,9 @@ def _binding(card: Card, answer: str) -> Binding:
         tree = parse(answer, symbol_table(card))
     except AnswerError:
         return Binding.ATOM  # words ("running averages") are not an expression
-    if isinstance(tree, Neg):
+    if isinstance(tree, Neg) or answer.lstrip().startswith(("-", "−", "–")):
+        # -b * b parses as (-b) * b, but its text still opens with a minus: after
+        # "a " it would read as a subtraction.
         return Binding.NEGATED
     if isinstance(tree, Binary):
         return {"+": Binding.SUM, "-": Binding.SUM, "^": Binding.POWER}.get(

@@ -53,20 +53,21 @@ def _section_lines(card: Card, section: Section) -> list[str]:
     if section.kind == "code":
         return [_fenced(value, "python")]
     if section.kind == "list":
-        return [f"- {item}" for item in value]
+        return [f"- {_indented(item, 2)}" for item in value]
     if section.kind == "follow_ups":
         lines = []
         for index, follow in enumerate(card.follow_ups, start=1):
-            lines += [f"{index}. {follow.question}", f"   *Approach:* {_indented(follow.approach)}"]
+            approach = _indented(follow.approach, 3)
+            lines += [f"{index}. {follow.question}", f"   *Approach:* {approach}"]
         return lines
     if section.kind == "sources":
         return [f"- {citation(s)}" + (f" <{s.url}>" if s.url else "") for s in card.sources]
     return [", ".join(f"`{card_id}`" for card_id in value)]
 
 
-def _indented(text: str) -> str:
-    # A list item's later lines need the item's indent to stay inside it.
-    return text.strip().replace("\n", "\n   ")
+def _indented(text: str, width: int) -> str:
+    """A list item's text with its later lines indented to stay inside the item."""
+    return text.strip().replace("\n", "\n" + " " * width)
 
 
 def _fenced(text: str, language: str) -> str:
