@@ -793,3 +793,21 @@ def test_tensor_parallel_volumes():
     assert 4 * 80 * per_gpu / 2**30 == 70 and 4 * 80 * per_gpu / 300e9 == pytest.approx(
         0.25, abs=5e-3
     )
+
+
+def test_temperature_in_probability_form():
+    p = np.array([0.6, 0.3, 0.1])
+
+    def temper(t):
+        q = p ** (1 / t)
+        return q / q.sum()
+
+    def entropy(q):
+        return float(-np.sum(q * np.log(q)))
+
+    assert np.allclose(temper(0.5), [0.783, 0.196, 0.022], atol=5e-4)
+    assert np.allclose(temper(2.0), [0.473, 0.334, 0.193], atol=5e-4)
+    assert [round(entropy(temper(t)), 3) for t in (0.5, 1.0, 2.0)] == [0.594, 0.898, 1.038]
+    assert np.allclose(temper(2.0), softmax(np.log(p) / 2))
+    assert np.sqrt(p).sum() == pytest.approx(1.639, abs=5e-4)
+    assert temper(0.5)[0] / temper(0.5)[1] == pytest.approx(4)
