@@ -811,3 +811,23 @@ def test_temperature_in_probability_form():
     assert np.allclose(temper(2.0), softmax(np.log(p) / 2))
     assert np.sqrt(p).sum() == pytest.approx(1.639, abs=5e-4)
     assert temper(0.5)[0] / temper(0.5)[1] == pytest.approx(4)
+
+
+def test_ddim_step_and_convergence():
+    def step(x, eps, a_t, a_s):
+        x0 = (x - math.sqrt(1 - a_t) * eps) / math.sqrt(a_t)
+        return math.sqrt(a_s) * x0 + math.sqrt(1 - a_s) * eps
+
+    x_t = 0.5 * 2.0 + math.sqrt(0.75) * -0.5
+    assert step(x_t, -0.5, 0.25, 0.5) == pytest.approx(1.061, abs=5e-4)
+    assert step(x_t, -0.5, 0.25, 0.5) == pytest.approx(math.sqrt(0.5) * 2 - math.sqrt(0.5) * 0.5)
+    s2 = 0.09
+
+    def final_std(n):
+        abars = np.linspace(1e-4, 0.9999, n)
+        x = math.sqrt(abars[0] * s2 + 1 - abars[0])
+        for a_t, a_s in itertools.pairwise(abars):
+            x = step(x, math.sqrt(1 - a_t) * x / (a_t * s2 + 1 - a_t), a_t, a_s)
+        return x
+
+    assert [round(final_std(n), 3) for n in (10, 100, 1000)] == [0.194, 0.281, 0.298]
