@@ -231,3 +231,218 @@ def test_precision_depends_on_prevalence():
 
     assert precision(0.01) == pytest.approx(90 / 585)
     assert precision(0.10) == pytest.approx(900 / 1350)
+
+
+# -- backprop and optimisation ---------------------------------------------------------------
+
+
+def test_linear_layer_gradients_by_finite_differences():
+    W, x, delta = RNG.normal(size=(3, 5)), RNG.normal(size=5), RNG.normal(size=3)
+
+    def loss(W, x):
+        return delta @ (W @ x)  # dL/dy = delta exactly
+
+    h = 1e-6
+    fd_W = np.array(
+        [
+            [(loss(W + h * E, x) - loss(W - h * E, x)) / (2 * h) for E in row]
+            for row in np.eye(15).reshape(3, 5, 3, 5)
+        ]
+    )
+    fd_x = np.array([(loss(W, x + h * e) - loss(W, x - h * e)) / (2 * h) for e in np.eye(5)])
+    assert np.allclose(fd_W, np.outer(delta, x), atol=1e-6)
+    assert np.allclose(fd_x, W.T @ delta, atol=1e-6)
+    worked_W = np.array([[1, 0, -1], [2, 1, 0]])
+    assert np.allclose(worked_W.T @ np.array([0.5, -1]), [-1.5, -1, -0.5])
+
+
+def test_softmax_jacobian_properties():
+    p = softmax(np.array([2.0, 1.0, 0.0]))
+    J = np.diag(p) - np.outer(p, p)
+    assert np.allclose(J.sum(axis=1), 0)
+    assert np.allclose(np.linalg.eigvalsh(J), [0, 0.1186, 0.3709], atol=1e-4)
+    g = RNG.normal(size=3)
+    assert np.allclose(g @ J, p * (g - g @ p))
+
+
+@pytest.mark.parametrize(("s", "value"), [(0.9, 0.00515), (1.1, 117.39)])
+def test_gradient_product_over_fifty_layers(s, value):
+    assert s**50 == pytest.approx(value, rel=1e-3)
+
+
+def test_momentum_terminal_velocity_and_nesterov_speed_up():
+    v = 0.0
+    for _ in range(1000):
+        v = 0.9 * v - 0.1 * 1.0
+    assert v == pytest.approx(-1.0)
+    A = np.diag([1.0, 0.01])
+
+    def steps(nesterov, mu):
+        theta, vel = np.ones(2), np.zeros(2)
+        for k in range(1, 5000):
+            at = theta + mu * vel if nesterov else theta
+            vel = mu * vel - A @ at
+            theta = theta + vel
+            if np.linalg.norm(theta) < 1e-6:
+                return k
+        return None
+
+    assert (steps(False, 0.0), steps(False, 0.9), steps(True, 0.9)) == (1375, 264, 208)
+
+
+def test_gd_stability_limit_and_heavy_ball_limit():
+    for eta, diverges in [(0.199, False), (0.201, True)]:
+        assert (abs(1 - eta * 10.0) > 1) is diverges
+    kappa = 100
+    assert math.log(1e-6) / math.log((kappa - 1) / (kappa + 1)) == pytest.approx(690.75, abs=0.01)
+    for eta, stable in [(3.7, True), (3.9, False)]:  # heavy ball: eta * lam < 2 (1 + mu)
+        theta, vel = 1.0, 0.0
+        for _ in range(2000):
+            vel = 0.9 * vel - eta * theta
+            theta += vel
+        assert (abs(theta) < 1) is stable
+
+
+def test_central_difference_error_and_best_step():
+    eps = np.finfo(float).eps
+    assert eps ** (1 / 3) == pytest.approx(6.06e-6, rel=1e-2)
+    err = abs((math.exp(1e-3) - math.exp(-1e-3)) / 2e-3 - 1)
+    assert err == pytest.approx(1e-6 / 6, rel=1e-3)
+    assert np.finfo(np.float32).eps ** (2 / 3) == pytest.approx(2.4e-5, rel=0.02)
+
+
+# -- classical ML ------------------------------------------------------------------------------
+
+
+def test_knn_bias_variance_figures():
+    f = np.sin
+    x = np.linspace(-1, 1, 50)
+    bias2 = {}
+    for k in (1, 10, 40):
+        nb = np.argsort(np.abs(x - 0.3), kind="stable")[:k]
+        bias2[k] = (f(3 * x[nb]).mean() - f(0.9)) ** 2
+    assert bias2[10] == pytest.approx(0.0054, abs=1e-4)
+    assert bias2[40] == pytest.approx(0.4012, abs=1e-4)
+    assert bias2[10] + 0.25 / 10 + 0.25 == pytest.approx(0.280, abs=1e-3)
+
+
+def test_soft_threshold_and_ridge_minimisers():
+    grid = np.linspace(-4, 4, 160_001)
+    for z in (3.0, 0.5, -2.0):
+        l1 = grid[np.argmin(0.5 * (grid - z) ** 2 + np.abs(grid))]
+        l2 = grid[np.argmin(0.5 * (grid - z) ** 2 + 0.5 * grid**2)]
+        assert l1 == pytest.approx(np.sign(z) * max(abs(z) - 1, 0), abs=1e-4)
+        assert l2 == pytest.approx(z / 2, abs=1e-4)
+
+
+def test_normal_equations_example_and_ridge_svd_form():
+    X = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    y = np.array([1.0, 2.0, 2.0])
+    assert np.allclose(np.linalg.solve(X.T @ X, X.T @ y), [7 / 6, 0.5])
+    assert np.allclose(np.linalg.solve(X.T @ X + np.eye(2), X.T @ y), [0.8, 0.6])
+    A, b = RNG.normal(size=(4, 6)), RNG.normal(size=4)
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    ridge = np.linalg.solve(A.T @ A + 0.5 * np.eye(6), A.T @ b)
+    assert np.allclose(ridge, Vt.T @ (s / (s**2 + 0.5) * (U.T @ b)))
+
+
+def test_pca_example():
+    P = np.array([[2.0, 1.0], [1.0, 2.0], [-2.0, -1.0], [-1.0, -2.0]])
+    s = np.linalg.svd(P, compute_uv=False)
+    assert np.allclose(s**2, [18, 2])
+    assert np.allclose(s**2 / (s**2).sum(), [0.9, 0.1])
+    assert np.allclose(np.sort(np.linalg.eigvalsh(np.cov(P.T)))[::-1], s**2 / 3)
+
+
+def test_conv_shapes_and_receptive_fields():
+    def out(n, k, s, p):
+        return (n + 2 * p - k) // s + 1
+
+    assert out(224, 7, 2, 3) == 112 and out(112, 3, 2, 1) == 56 and out(224, 16, 16, 0) == 14
+    assert pytest.approx(231.2e6, rel=1e-3) == 56 * 56 * 9 * 64 * 128
+    r, jump = 1, 1
+    for k, s in [(7, 2), (3, 2), (3, 1)]:
+        r, jump = r + (k - 1) * jump, jump * s
+    assert r == 19
+    assert 1 + sum(2**i for i in range(10)) == 1024
+
+
+def test_svm_margin_and_hinge_example():
+    w, b = np.array([3.0, 4.0]), -5.0
+    X = np.array([[2.0, 1.0], [1.0, 0.5], [1.0, 1.0]])
+    y = np.array([1.0, 1.0, -1.0])
+    assert np.allclose(np.maximum(0, 1 - y * (X @ w + b)), [0, 1, 3])
+    assert 2 / np.linalg.norm(w) == pytest.approx(0.4)
+
+
+def test_split_criteria_example():
+    def entropy(p):
+        return -(p * math.log2(p) + (1 - p) * math.log2(1 - p))
+
+    assert 1 - 0.6 * entropy(1 / 6) == pytest.approx(0.610, abs=1e-3)
+    assert pytest.approx(1 / 3) == 0.5 - 0.6 * 2 * (1 / 6) * (5 / 6)
+
+
+def test_k_means_example():
+    pts = np.array([1.0, 3.0, 4.0, 7.0, 9.0, 15.0])
+    left, right = pts[:4], pts[4:]
+    assert ((left - 1) ** 2).sum() + ((right - 15) ** 2).sum() == 85
+    assert ((left - left.mean()) ** 2).sum() + ((right - right.mean()) ** 2).sum() == 36.75
+    assert 4 * (1 - left.mean()) ** 2 == 30.25
+
+
+# -- metrics, probability and generative ---------------------------------------------------------
+
+
+def test_auc_rank_formula_and_average_precision_example():
+    pos, neg = np.array([0.9, 0.8, 0.4]), np.array([0.7, 0.3, 0.2, 0.1])
+    pairs = (pos[:, None] > neg[None, :]).mean()
+    ranks = np.argsort(np.argsort(np.r_[pos, neg])) + 1
+    assert pairs == pytest.approx(11 / 12)
+    assert (ranks[:3].sum() - 3 * 4 / 2) / 12 == pytest.approx(11 / 12)
+    hits = np.array([1, 0, 0, 1, 1, 0, 0])  # ranking of the average-precision example
+    precision = np.cumsum(hits) / np.arange(1, 8)
+    assert precision[hits == 1].mean() == pytest.approx(0.7)
+
+
+def test_ece_example():
+    conf = np.array([0.6, 0.6, 0.7, 0.7] + [0.9] * 6)
+    correct = np.array([1, 0, 1, 0, 1, 1, 1, 1, 1, 0], dtype=float)
+    low, high = conf < 0.75, conf >= 0.75
+    ece = sum(m.mean() * abs(correct[m].mean() - conf[m].mean()) for m in (low, high))
+    assert ece == pytest.approx(0.10)
+
+
+def test_pass_at_k_is_unbiased_and_the_plug_in_is_low():
+    n, k, p = 10, 5, 0.3
+    pmf = [math.comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
+    unbiased = sum(w * (1 - math.comb(n - c, k) / math.comb(n, k)) for c, w in enumerate(pmf))
+    plug_in = sum(w * (1 - (1 - c / n) ** k) for c, w in enumerate(pmf))
+    assert unbiased == pytest.approx(1 - (1 - p) ** k)
+    assert plug_in == pytest.approx(0.760, abs=1e-3)
+    assert 1 - math.comb(7, 2) / math.comb(10, 2) == pytest.approx(1 - 42 / 90)
+
+
+def test_vae_gaussian_kl_and_elbo_gap():
+    mu, sigma = 1.0, 0.5
+    kl = 0.5 * (mu**2 + sigma**2 - 1 - math.log(sigma**2))
+    assert kl == pytest.approx(0.818, abs=1e-3)
+    x = 1.5
+    log_px = -0.5 * math.log(4 * math.pi) - x**2 / 4
+    elbo = -0.5 * math.log(2 * math.pi) - 0.5 * ((x - mu) ** 2 + sigma**2) - kl
+    gap_kl = 0.5 * (math.log(0.5 / 0.25) + (0.25 + 0.25**2) / 0.5 - 1)
+    assert log_px - elbo == pytest.approx(gap_kl)
+    assert log_px == pytest.approx(-1.828, abs=1e-3)
+
+
+def test_reparameterised_gradient_is_unbiased():
+    eps = RNG.normal(size=1_000_000)
+    z = 0.5 + 1.2 * eps
+    assert (2 * z * eps).mean() == pytest.approx(2.4, abs=0.02)
+
+
+def test_importance_sampling_tail_estimate():
+    true = 0.5 * math.erfc(4 / math.sqrt(2))
+    y = RNG.normal(4.0, 1.0, 200_000)
+    terms = (y > 4) * np.exp(8 - 4 * y)
+    assert terms.mean() == pytest.approx(true, rel=0.03)
