@@ -446,3 +446,103 @@ def test_importance_sampling_tail_estimate():
     y = RNG.normal(4.0, 1.0, 200_000)
     terms = (y > 4) * np.exp(8 - 4 * y)
     assert terms.mean() == pytest.approx(true, rel=0.03)
+
+
+def test_bessel_correction_example_and_expectation():
+    x = np.array([2, 4, 4, 4, 5, 5, 7, 9], dtype=float)
+    assert x.var() == 4.0
+    assert x.var(ddof=1) == pytest.approx(32 / 7)
+    samples = RNG.normal(0.0, 2.0, size=(200_000, 3))
+    assert samples.var(axis=1).mean() == pytest.approx(2 / 3 * 4.0, rel=0.01)
+
+
+def test_ema_window_and_half_life():
+    beta = 0.999
+    ages = np.arange(100_000)
+    weights = (1 - beta) * beta**ages
+    assert (weights * (ages + 1)).sum() == pytest.approx(1 / (1 - beta), rel=1e-6)
+    assert math.log(0.5) / math.log(beta) == pytest.approx(692.8, abs=0.05)
+    assert 1 - beta**1000 == pytest.approx(0.632, abs=1e-3)
+
+
+def test_accuracy_standard_errors():
+    assert math.sqrt(0.8 * 0.2 / 1000) == pytest.approx(0.01265, abs=1e-5)
+    assert 1.96 * math.sqrt(0.7 * 0.3 / 14_042) == pytest.approx(0.0076, abs=1e-4)
+    assert 1.96 * math.sqrt(0.25 / 164) == pytest.approx(0.0765, abs=1e-4)
+    assert pytest.approx(9604) == 1.96**2 * 0.25 / 0.01**2
+    assert math.sqrt(0.69 * 0.31 / 300) == pytest.approx(0.027, abs=1e-3)
+
+
+def test_gumbel_max_samples_the_softmax():
+    z = np.array([1.0, -0.5, 0.3])
+    g = -np.log(-np.log(RNG.random((300_000, 3))))
+    freq = np.bincount(np.argmax(z + g, axis=1), minlength=3) / 300_000
+    assert np.allclose(freq, softmax(z), atol=0.004)
+
+
+def test_mean_median_example():
+    y = np.array([1.0, 2.0, 3.0, 4.0, 100.0])
+    assert y.mean() == 22 and np.median(y) == 3
+    assert np.abs(y - 22).sum() == 156 and np.abs(y - 3).sum() == 101
+
+
+def test_log_odds_example():
+    odds = 0.25 * math.exp(0.7)
+    assert odds / (1 + odds) == pytest.approx(0.3349, abs=1e-4)
+    assert pytest.approx(0.112) == 0.2 * 0.8 * 0.7
+
+
+def test_naive_bayes_example():
+    spam = (np.array([3, 2, 0, 1]) + 1) / (6 + 4)
+    ham = (np.array([0, 0, 3, 3]) + 1) / (6 + 4)
+    assert np.allclose(spam, [0.4, 0.3, 0.1, 0.2])
+    s, h = spam[0] * spam[1], ham[0] * ham[1]
+    assert s / (s + h) == pytest.approx(0.923, abs=1e-3)
+
+
+def test_r_squared_example():
+    x, y = np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 4.0, 5.0, 4.0])
+    fit = 0.7 * x + 2.0
+    r2 = 1 - ((y - fit) ** 2).sum() / ((y - y.mean()) ** 2).sum()
+    assert r2 == pytest.approx(1 - 2.3 / 4.75)
+    assert 1 - ((y - 10) ** 2).sum() / 4.75 == pytest.approx(-32.89, abs=0.01)
+
+
+def test_total_variance_examples():
+    means = np.array([1.0, 1.4, 0.6])
+    assert 0.25 + means.var() == pytest.approx(0.3567, abs=1e-4)
+    comp = RNG.random(500_000) < 0.5
+    mix = np.where(comp, RNG.normal(0, 1, comp.size), RNG.normal(4, 1, comp.size))
+    assert mix.var() == pytest.approx(5.0, rel=0.01)
+
+
+def test_beta_binomial_examples():
+    assert (1 + 3) / (1 + 1 + 3) == 0.8
+    assert pytest.approx(0.738, abs=1e-3) == 31 / 42
+    assert pytest.approx(0.565, abs=1e-3) == 13 / 23
+
+
+def test_ndcg_example():
+    def dcg(rels):
+        return sum((2**r - 1) / math.log2(i + 2) for i, r in enumerate(rels))
+
+    rels = [3, 2, 3, 0, 1, 2]
+    assert dcg(rels) / dcg(sorted(rels, reverse=True)) == pytest.approx(0.9488, abs=1e-4)
+
+
+def test_brier_example_and_properness():
+    p = np.array([0.9, 0.8, 0.3, 0.6, 0.1])
+    y = np.array([1.0, 1.0, 0.0, 0.0, 0.0])
+    assert ((p - y) ** 2).mean() == pytest.approx(0.102)
+    q, f = 0.3, np.linspace(0, 1, 1001)
+    assert f[np.argmin(q * (1 - f) ** 2 + (1 - q) * f**2)] == pytest.approx(q)
+
+
+def test_adagrad_and_rmsprop_steps():
+    G, steps = 0.0, {}
+    for t in range(1, 101):
+        G += 4.0
+        steps[t] = 0.1 * 2.0 / math.sqrt(G)
+    assert steps[100] == pytest.approx(0.01)
+    v = 0.1 * 4.0
+    assert 0.01 * 2 / math.sqrt(v) == pytest.approx(0.0316, abs=1e-4)
