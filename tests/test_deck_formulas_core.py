@@ -546,3 +546,56 @@ def test_adagrad_and_rmsprop_steps():
     assert steps[100] == pytest.approx(0.01)
     v = 0.1 * 4.0
     assert 0.01 * 2 / math.sqrt(v) == pytest.approx(0.0316, abs=1e-4)
+
+
+def test_bleu_example():
+    from collections import Counter
+
+    def ngrams(tokens, n):
+        return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+    ref = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "today"]
+    cand = ["the", "quick", "brown", "fox", "jumped", "over", "the", "dog"]
+    precisions = []
+    for n in range(1, 5):
+        c, r = ngrams(cand, n), ngrams(ref, n)
+        precisions.append(sum(min(k, r[g]) for g, k in c.items()) / sum(c.values()))
+    bleu = math.exp(1 - 10 / 8) * math.exp(sum(map(math.log, precisions)) / 4)
+    assert precisions == pytest.approx([7 / 8, 4 / 7, 2 / 6, 1 / 5])
+    assert bleu == pytest.approx(0.3328, abs=1e-4)
+
+
+def test_covariance_of_a_linear_map_example():
+    S = np.array([[4.0, 2.0], [2.0, 3.0]])
+    A = np.array([[1.0, 1.0], [1.0, -1.0]])
+    assert np.allclose(A @ S @ A.T, [[11, 1], [1, 3]])
+    lam, U = np.linalg.eigh(S)
+    assert np.allclose(lam, [1.438, 5.562], atol=1e-3)
+    W = np.diag(lam**-0.5) @ U.T
+    assert np.allclose(W @ S @ W.T, np.eye(2))
+
+
+def test_checkpointing_memory_optimum():
+    def peak(L, k):
+        return math.ceil(L / k) + k
+
+    assert min(range(1, 101), key=lambda k: peak(100, k)) == 10
+    assert peak(100, 10) == 20 and peak(100, 4) == peak(100, 25) == 29
+
+
+def test_curse_of_dimensionality_edges():
+    assert pytest.approx(0.631, abs=1e-3) == 0.01 ** (1 / 10)
+    assert pytest.approx(0.955, abs=1e-3) == 0.01 ** (1 / 100)
+
+
+def test_hoeffding_sample_sizes():
+    assert math.ceil(math.log(2 / 0.05) / (2 * 0.01**2)) == 18_445
+    assert math.ceil(math.log(2 / 0.05) / (2 * 0.05**2)) == 738
+    assert pytest.approx(3457.4, abs=0.1) == 1.96**2 * 0.09 / 0.01**2
+
+
+def test_polynomial_kernel_matches_explicit_features():
+    x, z = np.array([1.0, 2.0]), np.array([3.0, 0.0])
+    phi = lambda v: np.array([v[0] ** 2, v[1] ** 2, math.sqrt(2) * v[0] * v[1]])  # noqa: E731
+    assert phi(x) @ phi(z) == pytest.approx((x @ z) ** 2) == pytest.approx(9)
+    assert math.exp(-8 / 2) == pytest.approx(0.0183, abs=1e-4)
