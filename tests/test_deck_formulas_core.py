@@ -600,3 +600,13 @@ def test_polynomial_kernel_matches_explicit_features():
     assert phi(x) @ phi(z) == pytest.approx((x @ z) ** 2)
     assert (x @ z) ** 2 == 9
     assert math.exp(-8 / 2) == pytest.approx(0.0183, abs=1e-4)
+
+
+def test_focal_loss_factors_and_its_optimum_is_pulled_toward_a_half():
+    for p_t, factor in [(0.9, 0.01), (0.5, 0.25), (0.1, 0.81)]:
+        assert (1 - p_t) ** 2 == pytest.approx(factor)
+    p = np.linspace(0.001, 0.999, 99_901)
+    for q in (0.2, 0.7, 0.9):
+        expected = -q * (1 - p) ** 2 * np.log(p) - (1 - q) * p**2 * np.log(1 - p)
+        best = p[np.argmin(expected)]
+        assert abs(best - 0.5) < abs(q - 0.5)  # not proper: less confident than q
