@@ -610,3 +610,12 @@ def test_focal_loss_factors_and_its_optimum_is_pulled_toward_a_half():
         expected = -q * (1 - p) ** 2 * np.log(p) - (1 - q) * p**2 * np.log(1 - p)
         best = p[np.argmin(expected)]
         assert abs(best - 0.5) < abs(q - 0.5)  # not proper: less confident than q
+
+
+def test_iou_and_dice_example():
+    inter, a, b = 1.0, 4.0, 4.0
+    iou = inter / (a + b - inter)
+    assert iou == pytest.approx(1 / 7)
+    assert 2 * inter / (a + b) == pytest.approx(2 * iou / (1 + iou))
+    assert 2 * inter / (a + b) == 0.25
+    assert pytest.approx(0.391, abs=1e-3) == 2.25 / (4 + 4 - 2.25)
