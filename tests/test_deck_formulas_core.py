@@ -619,3 +619,20 @@ def test_iou_and_dice_example():
     assert 2 * inter / (a + b) == pytest.approx(2 * iou / (1 + iou))
     assert 2 * inter / (a + b) == 0.25
     assert pytest.approx(0.391, abs=1e-3) == 2.25 / (4 + 4 - 2.25)
+
+
+def test_depthwise_separable_counts():
+    k, c_in, c_out = 3, 128, 256
+    standard, separable = k * k * c_in * c_out, k * k * c_in + c_in * c_out
+    assert (standard, separable) == (294_912, 33_920)
+    assert separable / standard == pytest.approx(1 / c_out + 1 / k**2)
+    assert 56 * 56 * standard == pytest.approx(924.8e6, rel=1e-3)
+
+
+def test_mcc_is_the_phi_coefficient():
+    tp, fn, fp, tn = 90, 10, 495, 9405
+    mcc = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    y = np.r_[np.ones(tp + fn), np.zeros(fp + tn)]
+    pred = np.r_[np.ones(tp), np.zeros(fn), np.ones(fp), np.zeros(tn)]
+    assert np.corrcoef(y, pred)[0, 1] == pytest.approx(mcc)
+    assert mcc == pytest.approx(0.3604, abs=1e-4)
