@@ -636,3 +636,17 @@ def test_mcc_is_the_phi_coefficient():
     pred = np.r_[np.ones(tp), np.zeros(fn), np.ones(fp), np.zeros(tn)]
     assert np.corrcoef(y, pred)[0, 1] == pytest.approx(mcc)
     assert mcc == pytest.approx(0.3604, abs=1e-4)
+
+
+def test_stable_softplus_and_bce_on_logits():
+    z = np.linspace(-30, 30, 61)
+    stable = np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z)))
+    assert np.allclose(stable, np.log1p(np.exp(z)))
+    assert np.maximum(800.0, 0) + np.log1p(np.exp(-800.0)) == 800.0
+    assert -math.log(1e-7) == pytest.approx(16.1, abs=0.05)  # the clipped-loss ceiling
+
+
+def test_multilabel_sigmoids_and_the_softmax_cap():
+    z = np.array([3.0, 2.0, -2.0])
+    assert np.allclose(sigmoid(z), [0.953, 0.881, 0.119], atol=1e-3)
+    assert np.allclose(softmax(z), [0.727, 0.268, 0.005], atol=1e-3)
