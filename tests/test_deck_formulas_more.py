@@ -51,3 +51,21 @@ def test_bellman_holds_for_a_random_policy_evaluated_by_monte_carlo():
         draws = rng.random(episodes)[:, None]
         state = (draws > cumulative[state]).sum(axis=1)
     assert total.mean() == pytest.approx(values[0], abs=0.1)
+
+
+def test_q_learning_worked_example_update():
+    r, gamma, alpha, q_sa = 1.0, 0.9, 0.1, 3.0
+    q_next = np.array([2.0, 5.0])
+    target = r + gamma * q_next.max()
+    assert target == pytest.approx(5.5)
+    assert q_sa + alpha * (target - q_sa) == pytest.approx(3.25)
+    sarsa = r + gamma * q_next[0]
+    assert sarsa == pytest.approx(2.8)
+    assert q_sa + alpha * (sarsa - q_sa) == pytest.approx(2.98)
+    assert q_sa + alpha * (r - q_sa) == pytest.approx(2.8)
+
+
+def test_max_of_noisy_estimates_is_biased_upward():
+    # Ten actions all truly worth 0, estimated with unit noise: E[max] is about 1.54.
+    estimates = RNG.standard_normal((100_000, 10))
+    assert estimates.max(axis=1).mean() == pytest.approx(1.539, abs=0.02)
