@@ -69,3 +69,25 @@ def test_max_of_noisy_estimates_is_biased_upward():
     # Ten actions all truly worth 0, estimated with unit noise: E[max] is about 1.54.
     estimates = RNG.standard_normal((100_000, 10))
     assert estimates.max(axis=1).mean() == pytest.approx(1.539, abs=0.02)
+
+
+def test_reinforce_baseline_keeps_the_mean_and_cuts_the_variance():
+    p = 0.25
+    returns = np.array([2.0, 10.0])
+    probs = np.array([1 - p, p])
+    score = np.array([-p, 1 - p])
+    true_gradient = p * (1 - p) * (returns[1] - returns[0])
+    assert true_gradient == pytest.approx(1.5)
+    optimal = probs @ (score**2 * returns) / (probs @ score**2)
+    assert optimal == pytest.approx(8.0)
+    for baseline, variance in [(0.0, 12.0), (probs @ returns, 3.0), (optimal, 0.0)]:
+        samples = score * (returns - baseline)
+        assert probs @ samples == pytest.approx(true_gradient)
+        assert probs @ samples**2 - (probs @ samples) ** 2 == pytest.approx(variance, abs=1e-12)
+
+
+def test_softmax_policy_score_has_zero_mean():
+    logits = RNG.standard_normal(6)
+    pi = softmax(logits)
+    scores = np.eye(6) - pi  # row a: gradient of log pi(a) with respect to the logits
+    assert pi @ scores == pytest.approx(np.zeros(6), abs=1e-12)
