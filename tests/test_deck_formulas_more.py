@@ -91,3 +91,27 @@ def test_softmax_policy_score_has_zero_mean():
     pi = softmax(logits)
     scores = np.eye(6) - pi  # row a: gradient of log pi(a) with respect to the logits
     assert pi @ scores == pytest.approx(np.zeros(6), abs=1e-12)
+
+
+def test_td_errors_telescope_to_the_monte_carlo_error():
+    gamma, v0, v1, r1, r2 = 0.9, 2.0, 3.0, 1.0, 4.0
+    delta0, delta1 = r1 + gamma * v1 - v0, r2 - v1
+    assert (delta0, delta1) == pytest.approx((1.7, 1.0))
+    assert delta0 + gamma * delta1 == pytest.approx(2.6)
+    assert r1 + gamma * r2 - v0 == pytest.approx(2.6)
+    assert v0 + 0.1 * delta0 == pytest.approx(2.17)
+
+
+def test_random_walk_values_solve_the_bellman_equation():
+    # States 1..5 of the classic random walk, gamma = 1, reward 1 on the right exit.
+    n = 5
+    transitions = np.zeros((n, n))
+    rewards = np.zeros(n)
+    for s in range(n):
+        if s > 0:
+            transitions[s, s - 1] = 0.5
+        if s < n - 1:
+            transitions[s, s + 1] = 0.5
+    rewards[-1] = 0.5
+    values = np.linalg.solve(np.eye(n) - transitions, rewards)
+    assert values == pytest.approx(np.arange(1, 6) / 6)
