@@ -6,6 +6,8 @@ card's own snippet, a number or identity that one of these cards states.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,35 @@ def test_random_walk_values_solve_the_bellman_equation():
     rewards[-1] = 0.5
     values = np.linalg.solve(np.eye(n) - transitions, rewards)
     assert values == pytest.approx(np.arange(1, 6) / 6)
+
+
+# -- losses ---------------------------------------------------------------------------
+
+
+def focal(p_t, gamma):
+    return -((1 - p_t) ** gamma) * np.log(p_t)
+
+
+def test_focal_loss_table_and_totals():
+    p = np.array([0.9, 0.5, 0.1])
+    assert -np.log(p) == pytest.approx([0.105, 0.693, 2.303], abs=5e-4)
+    assert focal(p, 2) == pytest.approx([0.00105, 0.173, 1.865], abs=5e-4)
+    assert focal(0.1, 2) / focal(0.9, 2) == pytest.approx(1770, rel=1e-3)
+    assert -100_000 * math.log(0.99) == pytest.approx(1005, abs=0.5)
+    assert focal(0.99, 2) * 100_000 == pytest.approx(0.10, abs=0.005)
+    assert focal(0.1, 2) * 100 == pytest.approx(187, abs=0.5)
+
+
+def test_focal_logit_gradient_vanishes_like_one_minus_p_cubed():
+    # d FL / d logit for a sigmoid output with p_t = sigmoid(z), gamma = 2.
+    z = np.array([3.0, 5.0, 7.0])
+    eps = 1e-6
+
+    def loss(logit):
+        return focal(1 / (1 + np.exp(-logit)), 2.0)
+
+    grad = (loss(z + eps) - loss(z - eps)) / (2 * eps)
+    one_minus_p = 1 - 1 / (1 + np.exp(-z))
+    ratio = grad / one_minus_p**3
+    assert np.all(ratio < 0)
+    assert ratio[-1] == pytest.approx(-3, rel=0.01)  # leading term -(gamma + 1)(1 - p)^3
