@@ -149,3 +149,17 @@ def test_focal_logit_gradient_vanishes_like_one_minus_p_cubed():
     ratio = grad / one_minus_p**3
     assert np.all(ratio < 0)
     assert ratio[-1] == pytest.approx(-3, rel=0.01)  # leading term -(gamma + 1)(1 - p)^3
+
+
+def test_triplet_and_contrastive_worked_numbers():
+    margin, d_ap = 0.2, 0.5
+    d_an = np.array([0.9, 0.6, 0.3])
+    assert np.maximum(0, d_ap - d_an + margin) == pytest.approx([0, 0.1, 0.4])
+    assert 0.5 * max(0.0, 1 - 0.4) ** 2 == pytest.approx(0.18)
+    assert 0.5 * max(0.0, 1 - 1.3) ** 2 == 0
+
+
+def test_collapsed_embedding_gives_triplet_loss_equal_to_the_margin():
+    embeddings = np.ones((6, 4))
+    distances = ((embeddings[:, None] - embeddings[None]) ** 2).sum(-1)
+    assert np.all(np.maximum(0, distances[0, 1] - distances[0, 2:] + 0.2) == pytest.approx(0.2))
