@@ -163,3 +163,20 @@ def test_collapsed_embedding_gives_triplet_loss_equal_to_the_margin():
     embeddings = np.ones((6, 4))
     distances = ((embeddings[:, None] - embeddings[None]) ** 2).sum(-1)
     assert np.all(np.maximum(0, distances[0, 1] - distances[0, 2:] + 0.2) == pytest.approx(0.2))
+
+
+def test_distillation_gradient_times_t_squared_tends_to_logit_matching():
+    teacher, student = np.array([4.0, 1.0, 0.0]), np.array([2.0, 1.0, 0.0])
+    assert softmax(teacher) == pytest.approx([0.936, 0.047, 0.017], abs=5e-4)
+    assert softmax(teacher / 4) == pytest.approx([0.543, 0.257, 0.200], abs=5e-4)
+
+    def gradient(temperature):
+        return (softmax(student / temperature) - softmax(teacher / temperature)) / temperature
+
+    assert gradient(1) == pytest.approx([-0.271, 0.198, 0.073], abs=5e-4)
+    assert gradient(4) == pytest.approx([-0.031, 0.017, 0.014], abs=5e-4)
+    scaled = {t: np.linalg.norm(gradient(t)) * t**2 for t in (1, 4, 16, 64)}
+    assert scaled == pytest.approx({1: 0.34, 4: 0.61, 16: 0.57, 64: 0.55}, abs=5e-3)
+    centred = (student - student.mean()) - (teacher - teacher.mean())
+    assert np.linalg.norm(centred / 3) == pytest.approx(0.544, abs=5e-4)
+    assert np.linalg.norm(gradient(1024.0)) * 1024**2 == pytest.approx(0.544, abs=2e-3)
