@@ -180,3 +180,36 @@ def test_distillation_gradient_times_t_squared_tends_to_logit_matching():
     centred = (student - student.mean()) - (teacher - teacher.mean())
     assert np.linalg.norm(centred / 3) == pytest.approx(0.544, abs=5e-4)
     assert np.linalg.norm(gradient(1024.0)) * 1024**2 == pytest.approx(0.544, abs=2e-3)
+
+
+def huber(a, delta):
+    return np.where(np.abs(a) <= delta, 0.5 * a**2, delta * (np.abs(a) - delta / 2))
+
+
+def test_huber_table_and_joint():
+    a = np.array([0.5, 2.0, 10.0])
+    assert huber(a, 1.0) == pytest.approx([0.125, 1.5, 9.5])
+    assert 0.5 * a**2 == pytest.approx([0.125, 2, 50])
+    assert huber(np.array([1.0]), 1.0) == pytest.approx([0.5])
+
+
+def test_huber_location_solves_the_clipped_residual_equation():
+    # Five inliers and one outlier: sum(clip(y - c, -1, 1)) = 0 gives c = (5.2 + 1) / 5.
+    y = np.array([1.0, 1.2, 0.9, 1.1, 1.0, 50.0])
+    grid = np.linspace(0, 10, 100_001)
+    best = grid[huber(y[None, :] - grid[:, None], 1.0).sum(axis=1).argmin()]
+    assert best == pytest.approx(1.24, abs=1e-3)
+    assert np.clip(y - 1.24, -1, 1).sum() == pytest.approx(0, abs=1e-12)
+    assert np.median(y) < best < y.mean()
+
+
+def test_huber_delta_1345_has_95_percent_gaussian_efficiency():
+    # Asymptotic efficiency of the Huber M-estimator of location under N(0, 1):
+    # (P(|Z| < c))^2 / E[clip(Z, -c, c)^2], integrated numerically.
+    c = 1.345
+    z = np.linspace(-12, 12, 2_400_001)
+    density = np.exp(-(z**2) / 2) / math.sqrt(2 * math.pi)
+    step = z[1] - z[0]
+    inside = (density * (np.abs(z) < c)).sum() * step
+    second_moment = (density * np.clip(z, -c, c) ** 2).sum() * step
+    assert inside**2 / second_moment == pytest.approx(0.95, abs=0.001)
