@@ -213,3 +213,16 @@ def test_huber_delta_1345_has_95_percent_gaussian_efficiency():
     inside = (density * (np.abs(z) < c)).sum() * step
     second_moment = (density * np.clip(z, -c, c) ** 2).sum() * step
     assert inside**2 / second_moment == pytest.approx(0.95, abs=0.001)
+
+
+# -- architecture ---------------------------------------------------------------------
+
+
+def test_rmsnorm_worked_example_and_mean_square_identity():
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+    assert (x.mean(), x.var(), (x**2).mean()) == pytest.approx((3, 3.5, 12.5))
+    assert (x - 3) / math.sqrt(3.5) == pytest.approx([-1.069, -0.535, 0, 1.604], abs=5e-4)
+    assert x / math.sqrt(12.5) == pytest.approx([0.283, 0.566, 0.849, 1.697], abs=5e-4)
+    assert (math.sqrt(12.5), math.sqrt(3.5)) == pytest.approx((3.54, 1.87), abs=5e-3)
+    batch = RNG.standard_normal((100, 32)) + RNG.standard_normal((100, 1))
+    assert (batch**2).mean(axis=1) == pytest.approx(batch.var(axis=1) + batch.mean(axis=1) ** 2)
