@@ -226,3 +226,17 @@ def test_rmsnorm_worked_example_and_mean_square_identity():
     assert (math.sqrt(12.5), math.sqrt(3.5)) == pytest.approx((3.54, 1.87), abs=5e-3)
     batch = RNG.standard_normal((100, 32)) + RNG.standard_normal((100, 1))
     assert (batch**2).mean(axis=1) == pytest.approx(batch.var(axis=1) + batch.mean(axis=1) ** 2)
+
+
+@pytest.mark.parametrize(("d", "hidden"), [(4096, 11008), (5120, 13824)])
+def test_swiglu_hidden_width_rounding_matches_llama(d, hidden):
+    assert 256 * math.ceil(int(8 * d / 3) / 256) == hidden
+
+
+def test_swiglu_parameter_budget():
+    d = 4096
+    assert 3 * d * 11008 == 135_266_304
+    assert 2 * d * 4 * d == 8 * d * d == 134_217_728
+    assert 3 * d * 11008 / (8 * d * d) == pytest.approx(1.0078, abs=1e-4)
+    assert 32 * 3 * d * 11008 / 1e9 == pytest.approx(4.33, abs=0.005)
+    assert 3 * d * 4 * d + 4 * d * d == 16 * d * d  # SwiGLU kept at 4d, plus attention
