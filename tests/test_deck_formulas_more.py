@@ -240,3 +240,28 @@ def test_swiglu_parameter_budget():
     assert 3 * d * 11008 / (8 * d * d) == pytest.approx(1.0078, abs=1e-4)
     assert 32 * 3 * d * 11008 / 1e9 == pytest.approx(4.33, abs=0.005)
     assert 3 * d * 4 * d + 4 * d * d == 16 * d * d  # SwiGLU kept at 4d, plus attention
+
+
+def normal_cdf(x):
+    return 0.5 * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+
+
+def gelu(x):
+    return x * normal_cdf(x)
+
+
+def test_gelu_table_minimum_and_approximations():
+    x = np.array([2.0, 1.0, 0.5, -1.0, -3.0])
+    assert gelu(x) == pytest.approx([1.9545, 0.8413, 0.3457, -0.1587, -0.0040], abs=5e-5)
+    xs = np.linspace(-6, 6, 24_001)
+    values = gelu(xs)
+    assert values.min() == pytest.approx(-0.1700, abs=5e-5)
+    assert xs[values.argmin()] == pytest.approx(-0.752, abs=1e-3)
+    tanh_form = 0.5 * xs * (1 + np.tanh(math.sqrt(2 / math.pi) * (xs + 0.044715 * xs**3)))
+    sigmoid_form = xs / (1 + np.exp(-1.702 * xs))
+    assert np.abs(values - tanh_form).max() == pytest.approx(4.7e-4, abs=5e-6)
+    assert np.abs(values - sigmoid_form).max() == pytest.approx(0.0203, abs=5e-4)
+    silu = xs / (1 + np.exp(-xs))
+    assert silu.min() == pytest.approx(-0.278, abs=5e-4)
+    assert np.allclose(values, np.maximum(xs, 0) - np.abs(xs) * normal_cdf(-np.abs(xs)))
+    assert np.allclose(values - gelu(-xs), xs)
