@@ -265,3 +265,17 @@ def test_gelu_table_minimum_and_approximations():
     assert silu.min() == pytest.approx(-0.278, abs=5e-4)
     assert np.allclose(values, np.maximum(xs, 0) - np.abs(xs) * normal_cdf(-np.abs(xs)))
     assert np.allclose(values - gelu(-xs), xs)
+
+
+def test_alibi_slopes_and_decay_factors():
+    slopes8 = 2.0 ** (-8 * np.arange(1, 9) / 8)
+    assert slopes8 == pytest.approx([1 / 2**k for k in range(1, 9)])
+    slopes16 = 2.0 ** (-8 * np.arange(1, 17) / 16)
+    assert (slopes16[0], slopes16[-1]) == pytest.approx((0.707, 0.0039), abs=5e-4)
+    assert math.exp(-0.5 * 7) == pytest.approx(0.030, abs=5e-4)
+    assert math.exp(-7 / 256) == pytest.approx(0.973, abs=5e-4)
+    assert math.exp(-5) == pytest.approx(0.007, abs=5e-4)
+    assert math.exp(-100 / 256) == pytest.approx(0.68, abs=5e-3)
+    assert math.exp(-50) == pytest.approx(2e-22, rel=0.05)
+    assert 5000 / 256 == pytest.approx(19.5, abs=0.05)
+    assert math.exp(-5000 / 256) == pytest.approx(3e-9, rel=0.15)
