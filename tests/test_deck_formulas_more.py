@@ -277,5 +277,6 @@ def test_alibi_slopes_and_decay_factors():
     assert math.exp(-5) == pytest.approx(0.007, abs=5e-4)
     assert math.exp(-100 / 256) == pytest.approx(0.68, abs=5e-3)
     assert math.exp(-50) == pytest.approx(2e-22, rel=0.05)
-    assert 5000 / 256 == pytest.approx(19.5, abs=0.05)
-    assert math.exp(-5000 / 256) == pytest.approx(3e-9, rel=0.15)
+    penalty = 5000 * slopes8[-1]
+    assert penalty == pytest.approx(19.5, abs=0.05)
+    assert math.exp(-penalty) == pytest.approx(3e-9, rel=0.15)
