@@ -280,3 +280,26 @@ def test_alibi_slopes_and_decay_factors():
     penalty = 5000 * slopes8[-1]
     assert penalty == pytest.approx(19.5, abs=0.05)
     assert math.exp(-penalty) == pytest.approx(3e-9, rel=0.15)
+
+
+@pytest.mark.parametrize(("n", "w"), [(1, 1), (5, 5), (9, 2), (100, 17)])
+def test_sliding_window_pair_count(n, w):
+    pairs = sum(min(i + 1, w) for i in range(n))
+    assert pairs == n * w - w * (w - 1) // 2
+
+
+@pytest.mark.parametrize(("w", "layers"), [(2, 3), (5, 4), (8, 2)])
+def test_sliding_window_reach_grows_by_w_minus_one_per_layer(w, layers):
+    n = 80
+    reachable = {n - 1}
+    for _ in range(layers):
+        reachable = {j for i in reachable for j in range(max(0, i - w + 1), i + 1)}
+    assert n - 1 - min(reachable) == layers * (w - 1)
+
+
+def test_sliding_window_worked_numbers():
+    n, w = 32_768, 4096
+    assert n * (n + 1) // 2 == 536_887_296
+    assert n * w - w * (w - 1) // 2 == 125_831_168
+    assert (n * (n + 1) / 2) / (n * w - w * (w - 1) / 2) == pytest.approx(4.27, abs=0.005)
+    assert 32 * (w - 1) == 131_040
