@@ -303,3 +303,19 @@ def test_sliding_window_worked_numbers():
     assert n * w - w * (w - 1) // 2 == 125_831_168
     assert (n * (n + 1) / 2) / (n * w - w * (w - 1) / 2) == pytest.approx(4.27, abs=0.005)
     assert 32 * (w - 1) == 131_040
+
+
+@pytest.mark.parametrize("layers", [16, 64, 100, 400])
+def test_checkpoint_segment_length_minimising_memory_is_sqrt_layers(layers):
+    memory = {k: math.ceil(layers / k) + k for k in range(1, layers + 1)}
+    best = min(memory, key=memory.get)
+    assert best == math.isqrt(layers)
+    assert memory[best] == 2 * math.isqrt(layers)
+
+
+def test_checkpoint_worked_numbers():
+    assert 100 / 10 + 10 == 20
+    assert 100 / 50 + 50 == 100 / 2 + 2 == 52
+    # Exact count when the checkpoint doubles as the segment's first input: L = 16.
+    exact = {k: math.ceil(16 / k) + k - 1 for k in range(1, 17)}
+    assert min(exact.values()) == exact[4] == 7
