@@ -319,3 +319,36 @@ def test_checkpoint_worked_numbers():
     # Exact count when the checkpoint doubles as the segment's first input: L = 16.
     exact = {k: math.ceil(16 / k) + k - 1 for k in range(1, 17)}
     assert min(exact.values()) == exact[4] == 7
+
+
+# -- unsupervised ---------------------------------------------------------------------
+
+
+def normal_pdf(x, mean, std):
+    return np.exp(-((x - mean) ** 2) / (2 * std**2)) / (std * math.sqrt(2 * math.pi))
+
+
+def test_gmm_responsibility_worked_example():
+    n1, n2 = normal_pdf(1.0, 0, 1), normal_pdf(1.0, 3, 1)
+    assert (n1, n2) == pytest.approx((0.2420, 0.0540), abs=5e-5)
+    assert 0.5 * n1 / (0.5 * n1 + 0.5 * n2) == pytest.approx(0.818, abs=5e-4)
+    assert (0.2 * n1, 0.8 * n2) == pytest.approx((0.0484, 0.0432), abs=5e-5)
+    assert 0.2 * n1 / (0.2 * n1 + 0.8 * n2) == pytest.approx(0.528, abs=5e-4)
+
+
+def test_gmm_weight_update_maximises_the_expected_log_weight():
+    # For fixed responsibilities, sum_i sum_k r_ik log pi_k over the simplex peaks at R_k / n.
+    rng = np.random.default_rng(3)
+    r = rng.dirichlet(np.ones(3), size=50)
+    closed_form = r.sum(axis=0) / len(r)
+    best = max((r * np.log(p)).sum() for p in rng.dirichlet(np.ones(3), size=20_000))
+    assert (r * np.log(closed_form)).sum() >= best
+
+
+def test_gmm_hard_limit_is_nearest_mean():
+    means = np.array([-1.0, 0.5, 2.0])
+    x = np.array([-0.3, 0.9, 1.6])
+    joint = normal_pdf(x[:, None], means, 0.01)
+    hard = joint / joint.sum(axis=1, keepdims=True)
+    nearest = np.abs(x[:, None] - means).argmin(axis=1)
+    assert hard == pytest.approx(np.eye(3)[nearest], abs=1e-9)
