@@ -348,7 +348,7 @@ def test_gmm_weight_update_maximises_the_expected_log_weight():
 def test_gmm_hard_limit_is_nearest_mean():
     means = np.array([-1.0, 0.5, 2.0])
     x = np.array([-0.3, 0.9, 1.6])
-    joint = normal_pdf(x[:, None], means, 0.01)
+    joint = normal_pdf(x[:, None], means, 0.05)
     hard = joint / joint.sum(axis=1, keepdims=True)
     nearest = np.abs(x[:, None] - means).argmin(axis=1)
     assert hard == pytest.approx(np.eye(3)[nearest], abs=1e-9)
