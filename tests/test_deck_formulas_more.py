@@ -352,3 +352,23 @@ def test_gmm_hard_limit_is_nearest_mean():
     hard = joint / joint.sum(axis=1, keepdims=True)
     nearest = np.abs(x[:, None] - means).argmin(axis=1)
     assert hard == pytest.approx(np.eye(3)[nearest], abs=1e-9)
+
+
+def test_cosine_worked_example_and_unit_distance_identity():
+    u, v = np.array([3.0, 4.0]), np.array([4.0, 3.0])
+    assert u @ v == 24
+    cosine = u @ v / (np.linalg.norm(u) * np.linalg.norm(v))
+    assert cosine == pytest.approx(0.96)
+    assert ((u / 5 - v / 5) ** 2).sum() == pytest.approx(0.08)
+    assert u @ (10 * v) == pytest.approx(240)
+    w = np.array([1.0, 0.0])
+    assert (u @ w, 10 * v @ w, v @ w / 5, u @ w / 5) == pytest.approx((3, 40, 0.8, 0.6))
+    x = RNG.standard_normal((50, 16))
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    squared = ((x[:, None] - x[None]) ** 2).sum(-1)
+    assert squared == pytest.approx(2 - 2 * x @ x.T)
+
+
+def test_one_minus_cosine_breaks_the_triangle_inequality():
+    a, b, c = (np.array([math.cos(t), math.sin(t)]) for t in (0.0, math.pi / 4, math.pi / 2))
+    assert 1 - a @ c > (1 - a @ b) + (1 - b @ c)
