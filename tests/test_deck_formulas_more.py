@@ -372,3 +372,21 @@ def test_cosine_worked_example_and_unit_distance_identity():
 def test_one_minus_cosine_breaks_the_triangle_inequality():
     a, b, c = (np.array([math.cos(t), math.sin(t)]) for t in (0.0, math.pi / 4, math.pi / 2))
     assert 1 - a @ c > (1 - a @ b) + (1 - b @ c)
+
+
+def test_kmeans_plus_plus_worked_numbers():
+    squared = (np.array([0.0, 1.0, 10.0, 11.0]) - 0.0) ** 2
+    assert squared.sum() == 222
+    assert squared / squared.sum() == pytest.approx([0, 0.0045, 0.450, 0.545], abs=5e-4)
+    assert squared[2:].sum() / squared.sum() == pytest.approx(0.995, abs=5e-4)
+    assert 8 * (math.log(10) + 2) == pytest.approx(34.4, abs=0.05)
+
+
+def test_kmeans_plus_plus_second_centre_frequencies_follow_d_squared():
+    rng = np.random.default_rng(11)
+    points = rng.standard_normal((6, 2))
+    squared = ((points - points[0]) ** 2).sum(axis=1)
+    draws = rng.choice(6, size=200_000, p=squared / squared.sum())
+    frequencies = np.bincount(draws, minlength=6) / draws.size
+    assert frequencies[0] == 0
+    assert frequencies == pytest.approx(squared / squared.sum(), abs=0.005)
