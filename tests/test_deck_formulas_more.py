@@ -390,3 +390,28 @@ def test_kmeans_plus_plus_second_centre_frequencies_follow_d_squared():
     frequencies = np.bincount(draws, minlength=6) / draws.size
     assert frequencies[0] == 0
     assert frequencies == pytest.approx(squared / squared.sum(), abs=0.005)
+
+
+# -- trees and ensembles --------------------------------------------------------------
+
+
+def ensemble_variance(sigma2, rho, trees):
+    weights = np.full(trees, 1 / trees)
+    covariance = sigma2 * (rho * np.ones((trees, trees)) + (1 - rho) * np.eye(trees))
+    return weights @ covariance @ weights
+
+
+@pytest.mark.parametrize(
+    ("rho", "expected"),
+    [(0.0, (1, 0.100, 0.010)), (0.3, (1, 0.370, 0.307)), (0.7, (1, 0.730, 0.703))],
+)
+def test_random_forest_variance_table(rho, expected):
+    got = tuple(ensemble_variance(1.0, rho, b) for b in (1, 10, 100))
+    assert got == pytest.approx(expected, abs=5e-4)
+
+
+def test_random_forest_variance_savings():
+    at = {rho: ensemble_variance(1.0, rho, 100) for rho in (0.3, 0.7)}
+    assert ensemble_variance(1.0, 0.3, 10) - at[0.3] == pytest.approx(0.063, abs=5e-4)
+    assert at[0.7] - at[0.3] == pytest.approx(0.396, abs=5e-4)
+    assert ensemble_variance(1.2, 0.3, 100) == pytest.approx(0.368, abs=5e-4)
