@@ -415,3 +415,23 @@ def test_random_forest_variance_savings():
     assert ensemble_variance(1.0, 0.3, 10) - at[0.3] == pytest.approx(0.063, abs=5e-4)
     assert at[0.7] - at[0.3] == pytest.approx(0.396, abs=5e-4)
     assert ensemble_variance(1.2, 0.3, 100) == pytest.approx(0.368, abs=5e-4)
+
+
+@pytest.mark.parametrize(
+    ("n", "left_out"), [(1, 0.0), (2, 0.25), (10, 0.349), (100, 0.366), (1000, 0.368)]
+)
+def test_bootstrap_left_out_fraction_table(n, left_out):
+    assert (1 - 1 / n) ** n == pytest.approx(left_out, abs=5e-4)
+
+
+def test_bootstrap_left_out_fraction_by_exact_counting():
+    # Count the n^n equally likely samples for n = 5 that miss point 0.
+    n = 5
+    samples = np.array(np.meshgrid(*[range(n)] * n)).reshape(n, -1).T
+    assert (samples != 0).all(axis=1).mean() == pytest.approx((1 - 1 / n) ** n)
+
+
+def test_bootstrap_worked_numbers():
+    assert 500 * math.exp(-1) == pytest.approx(184, abs=0.5)
+    rows = 10_000
+    assert rows * (1 - (1 - 1 / rows) ** rows) == pytest.approx(6321, abs=1)
