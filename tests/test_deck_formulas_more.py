@@ -435,3 +435,27 @@ def test_bootstrap_worked_numbers():
     assert 500 * math.exp(-1) == pytest.approx(184, abs=0.5)
     rows = 10_000
     assert rows * (1 - (1 - 1 / rows) ** rows) == pytest.approx(6321, abs=1)
+
+
+def test_gradient_boosting_worked_numbers():
+    y = np.array([3.0, 5.0, 10.0])
+    start = np.full(3, y.mean())
+    residuals = y - start
+    assert residuals == pytest.approx([-3, -1, 4])
+    after = start + 0.1 * residuals
+    assert after == pytest.approx([5.7, 5.9, 6.4])
+    assert ((y - start) ** 2).sum() == pytest.approx(26)
+    assert ((y - after) ** 2).sum() == pytest.approx(21.06)
+    p = 1 / (1 + math.exp(-2))
+    assert (1 - 0.5, 1 - p, 0 - p) == pytest.approx((0.5, 0.119, -0.881), abs=5e-4)
+
+
+def test_log_loss_hessian_in_log_odds_is_p_times_one_minus_p():
+    logits, eps = np.linspace(-4, 4, 9), 1e-4
+
+    def loss(f):
+        return np.log1p(np.exp(-f))  # log-loss of a positive label at log-odds f
+
+    second = (loss(logits + eps) - 2 * loss(logits) + loss(logits - eps)) / eps**2
+    p = 1 / (1 + np.exp(-logits))
+    assert second == pytest.approx(p * (1 - p), abs=1e-6)
