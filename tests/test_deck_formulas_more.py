@@ -459,3 +459,25 @@ def test_log_loss_hessian_in_log_odds_is_p_times_one_minus_p():
     second = (loss(logits + eps) - 2 * loss(logits) + loss(logits - eps)) / eps**2
     p = 1 / (1 + np.exp(-logits))
     assert second == pytest.approx(p * (1 - p), abs=1e-6)
+
+
+def test_ucb1_worked_example():
+    def bonus(t, pulls):
+        return math.sqrt(2 * math.log(t) / pulls)
+
+    assert 2 * math.log(100) == pytest.approx(9.21, abs=5e-3)
+    assert (bonus(100, 80), bonus(100, 20)) == pytest.approx((0.339, 0.679), abs=5e-4)
+    assert 0.5 + bonus(100, 20) > 0.6 + bonus(100, 80)
+    assert bonus(100, 80) / bonus(100, 20) == pytest.approx(0.5)
+
+
+def test_ucb1_bonus_is_the_hoeffding_radius_at_level_t_to_the_minus_four():
+    t, pulls = 1000, 37
+    radius = math.sqrt(2 * math.log(t) / pulls)
+    assert math.exp(-2 * pulls * radius**2) == pytest.approx(t**-4)
+
+
+def test_ucb1_regret_bound_for_the_simulated_arms():
+    gaps = [0.3, 0.1]
+    bound = sum(8 * math.log(5000) / g + (1 + math.pi**2 / 3) * g for g in gaps)
+    assert bound == pytest.approx(910, abs=1)
