@@ -481,3 +481,25 @@ def test_ucb1_regret_bound_for_the_simulated_arms():
     gaps = [0.3, 0.1]
     bound = sum(8 * math.log(5000) / g + (1 + math.pi**2 / 3) * g for g in gaps)
     assert bound == pytest.approx(910, abs=1)
+
+
+def n_step_return(rewards, bootstrap, gamma):
+    n = len(rewards)
+    return sum(gamma**k * r for k, r in enumerate(rewards)) + gamma**n * bootstrap
+
+
+def test_n_step_worked_example():
+    assert n_step_return([1.0], 4.0, 0.9) == pytest.approx(4.6)
+    assert n_step_return([1.0, 0.0, 2.0], 5.0, 0.9) == pytest.approx(6.265)
+    shifted = n_step_return([1.0, 0.0, 2.0], 6.0, 0.9)
+    assert shifted - n_step_return([1.0, 0.0, 2.0], 5.0, 0.9) == pytest.approx(0.729)
+    assert [(1 - 0.9) * 0.9 ** (n - 1) for n in (1, 2, 3)] == pytest.approx([0.1, 0.09, 0.081])
+
+
+def test_n_step_return_recursion():
+    rewards = list(RNG.standard_normal(6))
+    value_at_end, gamma = 2.5, 0.8
+    whole = n_step_return(rewards, value_at_end, gamma)
+    assert whole == pytest.approx(
+        rewards[0] + gamma * n_step_return(rewards[1:], value_at_end, gamma)
+    )
