@@ -503,3 +503,23 @@ def test_n_step_return_recursion():
     assert whole == pytest.approx(
         rewards[0] + gamma * n_step_return(rewards[1:], value_at_end, gamma)
     )
+
+
+def test_dice_worked_example_and_iou_maps():
+    overlap, predicted, true = 80, 100, 100
+    dice = 2 * overlap / (predicted + true)
+    iou = overlap / (predicted + true - overlap)
+    assert (dice, iou) == pytest.approx((0.80, 0.667), abs=5e-4)
+    assert 2 * iou / (1 + iou) == pytest.approx(dice)
+    half = 0.5
+    assert 2 * half / (1 + half) == pytest.approx(0.667, abs=5e-4)
+    assert half / (2 - half) == pytest.approx(0.333, abs=5e-4)
+
+
+def test_dice_equals_pixel_f1():
+    truth = RNG.random(500) < 0.2
+    predicted = RNG.random(500) < 0.25
+    tp = (truth & predicted).sum()
+    precision, recall = tp / predicted.sum(), tp / truth.sum()
+    f1 = 2 * precision * recall / (precision + recall)
+    assert 2 * tp / (truth.sum() + predicted.sum()) == pytest.approx(f1)
