@@ -523,3 +523,25 @@ def test_dice_equals_pixel_f1():
     precision, recall = tp / predicted.sum(), tp / truth.sum()
     f1 = 2 * precision * recall / (precision + recall)
     assert 2 * tp / (truth.sum() + predicted.sum()) == pytest.approx(f1)
+
+
+def test_depthwise_separable_counts():
+    k, c_in, c_out, side = 3, 256, 256, 56
+    standard = k * k * c_in * c_out
+    separable = k * k * c_in + c_in * c_out
+    assert (standard, separable) == (589_824, 67_840)
+    assert separable / standard == pytest.approx(1 / c_out + 1 / k**2)
+    assert separable / standard == pytest.approx(0.1150, abs=5e-5)
+    assert standard / separable == pytest.approx(8.7, abs=0.05)
+    assert (standard * side**2 / 1e9, separable * side**2 / 1e9) == pytest.approx(
+        (1.85, 0.21), abs=5e-3
+    )
+    assert c_in * c_out / separable == pytest.approx(0.97, abs=5e-3)
+
+
+def test_factorised_kernel_has_rank_one_per_input_channel():
+    depthwise = RNG.standard_normal((4, 3, 3))
+    pointwise = RNG.standard_normal((6, 4))
+    kernel = pointwise[:, :, None, None] * depthwise[None]
+    for i in range(4):
+        assert np.linalg.matrix_rank(kernel[:, i].reshape(6, 9)) == 1
