@@ -545,3 +545,12 @@ def test_factorised_kernel_has_rank_one_per_input_channel():
     kernel = pointwise[:, :, None, None] * depthwise[None]
     for i in range(4):
         assert np.linalg.matrix_rank(kernel[:, i].reshape(6, 9)) == 1
+
+
+def test_soft_capping_table():
+    cap = 50.0
+    logits = np.array([10.0, 50.0, 100.0, 200.0])
+    assert cap * np.tanh(logits / cap) == pytest.approx([9.87, 38.08, 48.20, 49.97], abs=5e-3)
+    slopes = 1 - np.tanh(logits / cap) ** 2
+    assert slopes == pytest.approx([0.961, 0.420, 0.071, 0.0013], abs=5e-4)
+    assert 30 * math.tanh(60 / 30) == pytest.approx(28.92, abs=5e-3)
