@@ -331,7 +331,7 @@ def test_a_reveal_carries_every_accepted_form():
     assert revealed.accepted == ("feature dimension", "last axis", "final axis", "axis -1")
     out = io.StringIO()
     screen = Screen(file=out, width=80, no_color=True)
-    screen.session_event(revealed, interactive=False)
+    screen.session_event(revealed)
     assert "also accepted: last axis, final axis, axis -1" in out.getvalue()
 
 
