@@ -658,13 +658,6 @@ def test_bootstrap_coverage_and_forest_variance():
     assert pytest.approx(0.109) == 0.1 + 0.9 / 100
 
 
-def test_boosting_pseudo_residuals():
-    y, F0, nu = np.array([3.0, 5.0, 4.0]), 4.0, 0.1
-    residual = y - F0
-    assert np.allclose(F0 + nu * residual, [3.9, 4.1, 4.0])
-    assert 1 - sigmoid(2.0) == pytest.approx(0.119, abs=1e-3)
-
-
 def test_jensen_two_point_example():
     assert math.log(5) - (math.log(1) + math.log(9)) / 2 == pytest.approx(math.log(5 / 3))
     assert math.log(5) == pytest.approx(1.609, abs=1e-3)
