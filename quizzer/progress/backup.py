@@ -340,15 +340,56 @@ class _Reader:
             self.at = end
             return value
 
-    def items(self, close: str) -> Iterator[None]:
-        """Step through the items of an array or object whose opening bracket was taken."""
-        if self.peek() == close:
+    def items(self, close: str, *, after_comma: bool = False) -> Iterator[None]:
+        """Step through the items of an array or object whose opening bracket was taken.
+
+        ``after_comma``: the comma before the next item has been read already.
+        """
+        if not after_comma and self.peek() == close:
             self.at += 1
             return
         while True:
             yield
             if self.take("," + close) == close:
                 return
+
+    def entry_lines(self) -> tuple[list[Any], bool] | None:
+        """Up to :data:`BATCH` array entries written one per line, as export writes them.
+
+        Returns the entries and whether more follow (the line ended with a comma),
+        or None, having read nothing, when the text ahead is not in that shape;
+        the caller then reads value by value from the same place. One json.loads
+        per batch instead of a Python step per entry makes a large import twice as fast.
+        """
+        self.peek()
+        end = self.text.find("\n", self.at)
+        while end == -1 and len(self.text) - self.at <= MAX_ENTRY_BYTES and self.more():
+            end = self.text.find("\n", self.at)
+        if end == -1:
+            return None
+        cut = self.text.rfind("\n", self.at, self.at + _READ_CHUNK)
+        lines = self.text[self.at : cut].split("\n", BATCH)[:BATCH]
+        entries: list[str] = []
+        more = True
+        for line in lines:
+            line = line.strip()
+            if not (line.startswith("{") and line.endswith(("}", "},"))):
+                break
+            entries.append(line.removesuffix(","))
+            if not line.endswith(","):
+                more = False
+                break
+        if not entries:
+            return None
+        try:
+            values = json.loads("[" + ",".join(entries) + "]")
+        except (ValueError, RecursionError):
+            return None  # not one entry per line after all (or bad): read value by value
+        if len(values) != len(entries):
+            return None
+        consumed = sum(len(line) + 1 for line in lines[: len(entries)])
+        self.at += consumed
+        return values, more
 
 
 def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
@@ -367,8 +408,7 @@ def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
         reader.take(":")
         if key in ("attempts", "reviews"):
             reader.take("[")
-            for _ in reader.items("]"):
-                yield key, reader.value()
+            yield from _array(reader, key)
         elif key == "schedule":
             reader.take("{")
             for _ in reader.items("}"):
@@ -379,6 +419,19 @@ def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
             yield "header", (key, reader.value())
     if reader.peek():
         raise reader.bad("text after the end of the backup")
+
+
+def _array(reader: _Reader, section: str) -> Iterator[tuple[str, Any]]:
+    """The entries of an array whose "[" was taken: by lines while they come one per line."""
+    after_comma = False
+    while (batch := reader.entry_lines()) is not None:
+        entries, after_comma = batch
+        yield from ((section, entry) for entry in entries)
+        if not after_comma:
+            reader.take("]")
+            return
+    for _ in reader.items("]", after_comma=after_comma):
+        yield section, reader.value()
 
 
 def _check_header(name: str, key: str, value: object) -> None:
