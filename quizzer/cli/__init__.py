@@ -1,7 +1,7 @@
 """The ``quizzer`` command: a thin Typer layer over the core.
 
 Commands parse options, call the core, hand the results to
-:mod:`quizzer.ui.render`, and map failures to the exit codes of
+:mod:`quizzer.ui`, and map failures to the exit codes of
 :class:`quizzer.errors.ExitCode`. Each command group lives in its own module
 and is merged into the one app here.
 """

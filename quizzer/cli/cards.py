@@ -59,7 +59,7 @@ def list_cards(
         screen.card_list(cards)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
-        from quizzer.ui.render import counted
+        from quizzer.ui.widgets import counted
 
         screen.warning(
             f"{counted(len(broken), 'card file')} could not be loaded;"
