@@ -106,7 +106,9 @@ def _fsrs_time(value: object) -> str | None:
 #: Validated times are strings in the store's form: a million need no datetime objects.
 StoredTime = Annotated[str, BeforeValidator(_stored_time)]
 Text = Annotated[StrictStr, Field(max_length=100_000)]
-Name = Annotated[StrictStr, Field(min_length=1, max_length=1000)]
+#: Longest card id or blank name a backup may hold (cards set no limit of their own).
+MAX_NAME = 10_000
+Name = Annotated[StrictStr, Field(min_length=1, max_length=MAX_NAME)]
 Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
 
 
@@ -479,7 +481,7 @@ class _Stager:
             self.header[key] = value
         elif section == "schedule":
             card, state = entry
-            if not 1 <= len(card) <= 1000:
+            if not 1 <= len(card) <= MAX_NAME:
                 raise BadBackup(
                     "progress file has a malformed entry: a schedule card id is empty or too long"
                 )
