@@ -13,6 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quizzer.progress.backup import (
     Backup,
@@ -391,3 +393,40 @@ def test_line_batches_do_not_relax_json(tmp_path, text):
     source.write_text(text)
     with Store.open(tmp_path / "p.db") as store, pytest.raises(BadBackup):
         import_backup(store, source, T0)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    attempts=st.lists(json_values, max_size=6),
+    reviews=st.lists(st.dictionaries(st.text(max_size=4), json_values, max_size=3), max_size=6),
+    schedule=st.dictionaries(st.text(max_size=4), json_values, max_size=3),
+    indent=st.sampled_from([None, 0, 1, 2, "\t"]),
+    one_per_line=st.booleans(),
+    chunk=st.integers(1, 64),
+)
+def test_the_streamed_reader_reads_what_json_reads(
+    tmp_path_factory, attempts, reviews, schedule, indent, one_per_line, chunk
+):
+    from quizzer.progress import backup as backup_module
+
+    data = backup(attempts, reviews, schedule)
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if one_per_line and indent is None:
+        text = text.replace("}, {", "},\n{")
+    path = tmp_path_factory.mktemp("stream") / "b.json"
+    path.write_text(text, encoding="utf-8")
+    real_chunk = backup_module._READ_CHUNK
+    backup_module._READ_CHUNK = chunk  # chunk edges anywhere, inside characters too
+    try:
+        assert read_backup(path) == json.loads(text)
+    finally:
+        backup_module._READ_CHUNK = real_chunk

@@ -277,6 +277,7 @@ def _write_all(out: BinaryIO, pieces: Iterable[str]) -> None:
 # -- reading a backup as a stream of entries --------------------------------------------
 
 _SPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER_TAIL = re.compile(r"[0-9.eE+\-]*")
 
 
 class _Reader:
@@ -336,8 +337,10 @@ class _Reader:
             except (ValueError, RecursionError) as error:
                 # Python's integer-digit limit, or nesting deeper than the parser goes.
                 raise self.bad(f"not valid JSON: {str(error)[:80]}") from None
-            # A number that ends the buffer may go on in the next chunk.
-            if end == len(self.text) and not self.ended and self.more():
+            # A number read up to the end of the buffer ("0" of "0.5", "1e" of "1e5") may
+            # go on in the next chunk: read on before trusting it.
+            tail = _NUMBER_TAIL.fullmatch(self.text, end)
+            if tail and not self.ended and self.more():
                 continue
             self.at = end
             return value
