@@ -235,10 +235,7 @@ def card_files(source: Path) -> list[tuple[Path, str]]:
         relative = os.path.relpath(folder, root)
         deck = source.name if relative == "." else Path(relative).as_posix()
         entries = _entries_of(folder)
-        for entry in entries:
-            card = _card_entry(entry)
-            if card:
-                found.append((Path(entry.path), deck))
+        found.extend((Path(entry.path), deck) for entry in entries if _is_card_file(entry))
         pending.extend(entry.path for entry in reversed(entries) if _is_folder(entry))
     found.sort(key=lambda item: item[0].as_posix())
     return found
@@ -263,7 +260,7 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _card_entry(entry: os.DirEntry[str]) -> bool:
+def _is_card_file(entry: os.DirEntry[str]) -> bool:
     """Whether a folder entry is a card file to read; a skipped one is reported."""
     if not entry.name.endswith(CARD_SUFFIXES) or _is_folder(entry):
         return False
