@@ -327,7 +327,7 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
         elif kind == "extra_forbidden":
             message = f"unknown field '{loc[-1]}'"
             at_key = True
-            parent = fields_at(loc[:-1])
+            parent = fields_at(tuple(loc[:-1]))
             close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
             if close:
                 message += f"; did you mean '{close[0]}'?"
