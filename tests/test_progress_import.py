@@ -122,13 +122,20 @@ BAD_ENTRIES = [
 ]
 
 
+def one_entry_per_line(data: object) -> str:
+    """The layout `progress export` writes (read in line batches)."""
+    return json.dumps(data).replace("[{", "[\n{").replace("}, {", "},\n{").replace("}]", "}\n]")
+
+
+@pytest.mark.parametrize("layout", [json.dumps, one_entry_per_line], ids=["one line", "by lines"])
 @pytest.mark.parametrize(("data", "fragment"), BAD_ENTRIES, ids=[c[1] for c in BAD_ENTRIES])
-def test_a_bad_entry_anywhere_writes_nothing(tmp_path, data, fragment):
+def test_a_bad_entry_anywhere_writes_nothing(tmp_path, data, fragment, layout):
     db = tmp_path / "p.db"
     with Store.open(db) as store:
         store.record_attempt(None, Attempt("old", "b", "x", True, 1, 0, 5, T0))
     before = rows(db)
-    source = write_json(tmp_path / "bad.json", data)
+    source = tmp_path / "bad.json"
+    source.write_text(layout(data), encoding="utf-8")
     with Store.open(db) as store, pytest.raises(BadBackup, match=r"malformed|progress") as caught:
         import_backup(store, source, T0)
     assert fragment in caught.value.message

@@ -358,13 +358,18 @@ class _Reader:
             if self.take("," + close) == close:
                 return
 
-    def entry_lines(self) -> tuple[list[Any], bool] | None:
+    def entry_lines(self, parse: Callable[[str], list[Any]]) -> tuple[list[Any], bool] | None:
         """Up to :data:`BATCH` array entries written one per line, as export writes them.
 
-        Returns the entries and whether more follow (the line ended with a comma),
-        or None, having read nothing, when the text ahead is not in that shape;
-        the caller then reads value by value from the same place. One json.loads
-        per batch instead of a Python step per entry makes a large import twice as fast.
+        ``parse`` reads the batch as one JSON array: ``json.loads``, or a pydantic
+        adapter's ``validate_json``, which parses and checks a batch in one call
+        (a third of the CPU time of a million-review import). Returns the entries
+        and whether more follow (the last line ended with a comma), or None,
+        having read nothing, when the text ahead is not in that shape; the caller
+        then reads value by value from the same place.
+
+        Raises:
+            ValidationError: the batch is JSON, and an entry is not valid.
         """
         self.peek()
         end = self.text.find("\n", self.at)
@@ -387,18 +392,35 @@ class _Reader:
         if not entries:
             return None
         try:
-            values = json.loads("[" + ",".join(entries) + "]")
-        except (ValueError, RecursionError):
+            values = parse("[" + ",".join(entries) + "]")
+        except RecursionError:
+            return None
+        except ValueError as error:
+            if isinstance(error, ValidationError) and not _is_json_error(error):
+                raise
             return None  # not one entry per line after all (or bad): read value by value
         if len(values) != len(entries):
             return None
-        consumed = sum(len(line) + 1 for line in lines[: len(entries)])
-        self.at += consumed
+        self.at += sum(len(line) + 1 for line in lines[: len(entries)])
         return values, more
 
 
-def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
-    """(section, entry) pairs: ("header", (key, value)), ("attempts", {...}), ..."""
+def _is_json_error(error: ValidationError) -> bool:
+    return any(detail["type"] == "json_invalid" for detail in error.errors())
+
+
+class _Checked(list[Any]):
+    """A batch of entries already checked against the model (from line batches)."""
+
+
+def _entries(
+    reader: _Reader, adapters: Mapping[str, TypeAdapter[Any]] | None = None
+) -> Iterator[tuple[str, Any]]:
+    """(section, entry) pairs: ("header", (key, value)), ("attempts", {...}), ...
+
+    With ``adapters`` (per array section), line batches come checked, as
+    :class:`_Checked` lists, and other entries as plain JSON values.
+    """
     if reader.peek() != "{":
         raise reader.bad("not a JSON object")
     reader.take("{")
@@ -413,7 +435,7 @@ def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
         reader.take(":")
         if key in ("attempts", "reviews"):
             reader.take("[")
-            yield from _array(reader, key)
+            yield from _array(reader, key, adapters[key] if adapters else None)
         elif key == "schedule":
             reader.take("{")
             for _ in reader.items("}"):
@@ -426,12 +448,25 @@ def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
         raise reader.bad("text after the end of the backup")
 
 
-def _array(reader: _Reader, section: str) -> Iterator[tuple[str, Any]]:
+def _array(
+    reader: _Reader, section: str, adapter: TypeAdapter[Any] | None
+) -> Iterator[tuple[str, Any]]:
     """The entries of an array whose "[" was taken: by lines while they come one per line."""
-    after_comma = False
-    while (batch := reader.entry_lines()) is not None:
+    parse = adapter.validate_json if adapter else json.loads
+    after_comma, count = False, 0
+    while True:
+        try:
+            batch = reader.entry_lines(parse)
+        except ValidationError as error:
+            raise _malformed(section, count, error) from None
+        if batch is None:
+            break
         entries, after_comma = batch
-        yield from ((section, entry) for entry in entries)
+        count += len(entries)
+        if adapter:
+            yield section, _Checked(entries)
+        else:
+            yield from ((section, entry) for entry in entries)
         if not after_comma:
             reader.take("]")
             return
@@ -474,6 +509,7 @@ class _Stager:
     def __init__(self, staging: Staging, name: str) -> None:
         self.staging, self.name = staging, name
         self.pending: dict[str, list[Any]] = {"attempts": [], "reviews": []}
+        self.schedule: list[tuple[str, dict[str, Any]]] = []
         self.counted = {"attempts": 0, "reviews": 0}
         self.header: dict[str, object] = {}
 
@@ -492,7 +528,14 @@ class _Stager:
                 checked = _STATE.validate_python(state)
             except ValidationError as error:
                 raise _malformed(f"schedule[{card!r}]", 0, error) from None
-            self.staging.add_schedule(card, checked.model_dump())
+            self.schedule.append((card, checked.model_dump()))
+            if len(self.schedule) >= BATCH:
+                self.flush()
+        elif isinstance(entry, _Checked):
+            self.flush()  # what came before, first: rows keep the backup's order
+            rows = [checked.to_row() for checked in entry]
+            self.staging.add(*((rows, []) if section == "attempts" else ([], rows)))
+            self.counted[section] += len(entry)
         else:
             self.pending[section].append(entry)
             if len(self.pending[section]) >= BATCH:
@@ -509,8 +552,11 @@ class _Stager:
         except ValidationError as error:
             raise _malformed("reviews", self.counted["reviews"], error) from None
         self.staging.add(
-            [a.to_row() for a in checked_attempts], [r.to_row() for r in checked_reviews]
+            [a.to_row() for a in checked_attempts],
+            [r.to_row() for r in checked_reviews],
+            self.schedule,
         )
+        self.schedule = []
         self.counted["attempts"] += len(attempts)
         self.counted["reviews"] += len(reviews)
         attempts.clear()
@@ -544,7 +590,8 @@ def import_backup(
         BadBackup: the file is not a regular, readable, well-formed backup.
     """
     with _reading(path, limit) as reader:
-        return _merge(store, str(path), lambda: _entries(reader), now)
+        adapters: dict[str, TypeAdapter[Any]] = {"attempts": _ATTEMPTS, "reviews": _REVIEWS}
+        return _merge(store, str(path), lambda: _entries(reader, adapters), now)
 
 
 @contextmanager
