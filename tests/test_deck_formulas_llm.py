@@ -831,3 +831,17 @@ def test_ddim_step_and_convergence():
         return x
 
     assert [round(final_std(n), 3) for n in (10, 100, 1000)] == [0.194, 0.281, 0.298]
+
+
+def test_z_loss_example():
+    z = np.array([30.0, 28.0, 25.0])
+    log_z = float(np.logaddexp.reduce(z))
+    assert log_z == pytest.approx(30.133, abs=5e-4) and 1e-4 * log_z**2 == pytest.approx(
+        0.0908, abs=5e-5
+    )
+    p = np.exp(z - log_z)
+    assert np.allclose(p, [0.876, 0.118, 0.006], atol=5e-4) and -math.log(p[0]) == pytest.approx(
+        0.133, abs=5e-4
+    )
+    assert 1e-4 * (log_z - 30) ** 2 == pytest.approx(1.8e-6, abs=5e-8)
+    assert np.allclose(2e-4 * log_z * p, [0.0053, 0.0007, 0.00004], atol=5e-5)
