@@ -845,3 +845,12 @@ def test_z_loss_example():
     )
     assert 1e-4 * (log_z - 30) ** 2 == pytest.approx(1.8e-6, abs=5e-8)
     assert np.allclose(2e-4 * log_z * p, [0.0053, 0.0007, 0.00004], atol=5e-5)
+
+
+def test_min_p_example():
+    p = np.array([0.5, 0.2, 0.15, 0.1, 0.04, 0.01])
+    kept = p[p >= 0.1 * p.max()]
+    assert len(kept) == 4 and kept.sum() == pytest.approx(0.95)
+    assert np.allclose(kept / kept.sum(), [0.526, 0.211, 0.158, 0.105], atol=5e-4)
+    confident = np.array([0.9, 0.05, 0.03, 0.02])
+    assert np.count_nonzero(confident >= 0.1 * confident.max()) == 1
