@@ -854,3 +854,12 @@ def test_min_p_example():
     assert np.allclose(kept / kept.sum(), [0.526, 0.211, 0.158, 0.105], atol=5e-4)
     confident = np.array([0.9, 0.05, 0.03, 0.02])
     assert np.count_nonzero(confident >= 0.1 * confident.max()) == 1
+
+
+def test_mla_cache_sizes():
+    n_h, d_h, d_c, d_r, layers = 128, 128, 512, 64, 60
+    mha, mla = 2 * n_h * d_h, d_c + d_r
+    assert (mha, mla) == (32_768, 576) and mha / mla == pytest.approx(56.9, abs=0.05)
+    assert mha * layers == 1_966_080 and mha * layers * 2 / 2**20 == 3.75
+    assert mla * layers * 2 == 69_120 and mla * layers * 2 / 1024 == 67.5
+    assert mla / (2 * d_h) == 2.25
