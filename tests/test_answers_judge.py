@@ -123,7 +123,9 @@ def test_scale_rejects_with_a_reason(text, feedback):
 @pytest.mark.parametrize(
     ("text", "status", "feedback"),
     [
-        ("sqrt(d_model)", "unreadable", "unknown symbol 'd_model' (this card uses d_k, Q, K, V)"),
+        ("sqrt(d_keys)", "unreadable", "unknown symbol 'd_keys' (this card uses d_k, Q, K, V,"),
+        # issue 14: the card declares d_model, so the red flag meets its teaching feedback
+        ("sqrt(d_model)", "wrong", "over-shrinks them by a factor of sqrt(h)"),
         ("sqrt(d_k))", "unreadable", "unexpected ')' at column 10"),
         ("sqrt(", "unreadable", "ends too early"),
         ("", "unanswered", "not answered"),
