@@ -160,19 +160,17 @@ class GradeAsked(_OfItem):
 
 
 @dataclass(frozen=True)
-class ApproachShown:
+class ApproachShown(_OfItem):
     """A follow-up's strong approach, beside what the candidate answered."""
 
-    item: FollowUpId
     approach: str
     answered: str
 
 
 @dataclass(frozen=True)
-class FollowUpGraded:
+class FollowUpGraded(_OfItem):
     """The candidate graded their follow-up answer; ``ms`` it took."""
 
-    item: FollowUpId
     grade: Grade
     ms: int
 
