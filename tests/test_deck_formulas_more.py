@@ -554,3 +554,49 @@ def test_soft_capping_table():
     slopes = 1 - np.tanh(logits / cap) ** 2
     assert slopes == pytest.approx([0.961, 0.420, 0.071, 0.0013], abs=5e-4)
     assert 30 * math.tanh(60 / 30) == pytest.approx(28.92, abs=5e-3)
+
+
+def silhouette_values(points, labels):
+    distances = np.sqrt(((points[:, None] - points[None]) ** 2).sum(-1))
+    values = np.zeros(len(points))
+    for i, label in enumerate(labels):
+        own = labels == label
+        if own.sum() < 2:
+            continue
+        a = distances[i, own].sum() / (own.sum() - 1)
+        b = min(distances[i, labels == other].mean() for other in set(labels) - {label})
+        values[i] = (b - a) / max(a, b)
+    return values
+
+
+def test_silhouette_worked_points():
+    def score(a, b):
+        return (b - a) / max(a, b)
+
+    assert score(1, 4) == pytest.approx(0.75)
+    assert score(2, 2.2) == pytest.approx(0.091, abs=5e-4)
+    assert score(3, 2) == pytest.approx(-1 / 3)
+
+
+def test_silhouette_peaks_at_the_true_number_of_blobs():
+    rng = np.random.default_rng(0)
+    centres = np.array([[0, 0], [6, 0], [0, 6]])
+    points = np.concatenate([rng.normal(c, 1.0, (40, 2)) for c in centres])
+
+    def kmeans(k):
+        centroids = points[rng.choice(len(points), k, replace=False)]
+        for _ in range(50):
+            labels = ((points[:, None] - centroids[None]) ** 2).sum(-1).argmin(1)
+            centroids = np.array(
+                [
+                    points[labels == j].mean(0) if (labels == j).any() else centroids[j]
+                    for j in range(k)
+                ]
+            )
+        return labels
+
+    scores = {
+        k: max(silhouette_values(points, kmeans(k)).mean() for _ in range(3)) for k in (2, 3, 4, 5)
+    }
+    assert scores == pytest.approx({2: 0.55, 3: 0.68, 4: 0.57, 5: 0.51}, abs=0.01)
+    assert max(scores, key=scores.get) == 3
