@@ -600,3 +600,28 @@ def test_silhouette_peaks_at_the_true_number_of_blobs():
     }
     assert scores == pytest.approx({2: 0.55, 3: 0.68, 4: 0.57, 5: 0.51}, abs=0.01)
     assert max(scores, key=scores.get) == 3
+
+
+def test_adaboost_worked_numbers():
+    def vote(error):
+        return 0.5 * math.log((1 - error) / error)
+
+    assert vote(0.2) == pytest.approx(0.693, abs=5e-4)
+    assert math.exp(vote(0.2)) == pytest.approx(2)
+    error, factor = 0.2, 2.0
+    assert error * factor / (error * factor + (1 - error) / factor) == pytest.approx(0.5)
+    round_bound = 2 * math.sqrt(error * (1 - error))
+    assert round_bound == pytest.approx(0.8)
+    assert round_bound**10 == pytest.approx(0.107, abs=5e-4)
+    assert (vote(0.45), vote(0.5), vote(0.3)) == pytest.approx((0.100, 0, 0.42), abs=5e-3)
+
+
+@pytest.mark.parametrize("error", [0.05, 0.2, 0.37, 0.49])
+def test_adaboost_vote_minimises_the_exponential_loss(error):
+    alphas = np.linspace(-1, 4, 500_001)
+    loss = (1 - error) * np.exp(-alphas) + error * np.exp(alphas)
+    assert alphas[loss.argmin()] == pytest.approx(0.5 * math.log((1 - error) / error), abs=1e-4)
+    # After re-weighting, the learner's mistakes hold exactly half of the weight.
+    wrong = error * math.sqrt((1 - error) / error)
+    right = (1 - error) * math.sqrt(error / (1 - error))
+    assert wrong / (wrong + right) == pytest.approx(0.5)
