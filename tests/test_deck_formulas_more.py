@@ -625,3 +625,27 @@ def test_adaboost_vote_minimises_the_exponential_loss(error):
     wrong = error * math.sqrt((1 - error) / error)
     right = (1 - error) * math.sqrt(error / (1 - error))
     assert wrong / (wrong + right) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("tau", "first", "value"),
+    [(0.1, 0.0000454, 2.0000045), (1.0, 0.269, 2.313), (10.0, 0.475, 8.444)],
+)
+def test_soft_value_table(tau, first, value):
+    q = np.array([1.0, 2.0])
+    policy = softmax(q / tau)
+    assert policy[0] == pytest.approx(first, rel=2e-3)
+    assert tau * np.log(np.exp(q / tau).sum()) == pytest.approx(value, abs=5e-4)
+    entropy = -(policy * np.log(policy)).sum()
+    assert policy @ q + tau * entropy == pytest.approx(value, abs=5e-4)
+
+
+def test_soft_value_worked_decomposition():
+    q = np.array([1.0, 2.0])
+    policy = softmax(q)
+    assert policy @ q == pytest.approx(1.731, abs=5e-4)
+    assert -(policy * np.log(policy)).sum() == pytest.approx(0.582, abs=5e-4)
+    assert math.log(math.e + math.e**2) == pytest.approx(2.313, abs=5e-4)
+    wide = softmax(q / 10)
+    assert -10 * (wide * np.log(wide)).sum() == pytest.approx(6.92, abs=5e-3)
+    assert 2 + 10 * math.log(2) == pytest.approx(8.93, abs=5e-3)
