@@ -649,3 +649,18 @@ def test_soft_value_worked_decomposition():
     wide = softmax(q / 10)
     assert -10 * (wide * np.log(wide)).sum() == pytest.approx(6.92, abs=5e-3)
     assert 2 + 10 * math.log(2) == pytest.approx(8.93, abs=5e-3)
+
+
+@pytest.mark.parametrize(
+    ("side", "patch", "tokens"), [(224, 16, 196), (224, 14, 256), (336, 14, 576), (224, 8, 784)]
+)
+def test_vit_token_counts(side, patch, tokens):
+    assert (side // patch) ** 2 == side * side // patch**2 == tokens
+
+
+def test_vit_embedding_weights_and_patch_halving_cost():
+    assert 16 * 16 * 3 == 768
+    assert 16 * 16 * 3 * 768 == 589_824
+    coarse, fine = (224 // 16) ** 2, (224 // 8) ** 2
+    assert fine / coarse == 4
+    assert (fine / coarse) ** 2 == 16
