@@ -664,3 +664,19 @@ def test_vit_embedding_weights_and_patch_halving_cost():
     coarse, fine = (224 // 16) ** 2, (224 // 8) ** 2
     assert fine / coarse == 4
     assert (fine / coarse) ** 2 == 16
+
+
+def test_mixup_worked_example():
+    assert -0.7 * math.log(0.6) - 0.3 * math.log(0.4) == pytest.approx(0.632, abs=5e-4)
+    assert (-math.log(0.6), -math.log(0.4)) == pytest.approx((0.511, 0.916), abs=5e-4)
+
+
+def test_mixup_beta_mass_near_the_ends():
+    # P(lambda < 0.1) for Beta(0.2, 0.2), integrated after substituting x = u^5,
+    # which removes the x^-0.8 singularity: the integrand becomes 5 (1 - u^5)^-0.8.
+    alpha = 0.2
+    beta_function = math.gamma(alpha) ** 2 / math.gamma(2 * alpha)
+    u = np.linspace(0, 0.1**alpha, 200_001)
+    integrand = 5 * (1 - u**5) ** (alpha - 1)
+    lower_tail = ((integrand[1:] + integrand[:-1]) / 2 * np.diff(u)).sum() / beta_function
+    assert 2 * lower_tail == pytest.approx(0.673, abs=1e-3)
