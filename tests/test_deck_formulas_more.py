@@ -680,3 +680,24 @@ def test_mixup_beta_mass_near_the_ends():
     integrand = 5 * (1 - u**5) ** (alpha - 1)
     lower_tail = ((integrand[1:] + integrand[:-1]) / 2 * np.diff(u)).sum() / beta_function
     assert 2 * lower_tail == pytest.approx(0.673, abs=1e-3)
+
+
+def effective_number(count, beta):
+    return (1 - beta**count) / (1 - beta)
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"), [(10, 9.96), (100, 95.2), (1000, 632.3), (10_000, 999.95)]
+)
+def test_effective_number_table(count, expected):
+    assert effective_number(count, 0.999) == pytest.approx(expected, abs=0.05)
+    assert effective_number(count, 0.999) == pytest.approx(sum(0.999**k for k in range(count)))
+
+
+def test_effective_number_weight_ratios():
+    ratio = effective_number(10_000, 0.999) / effective_number(10, 0.999)
+    assert ratio == pytest.approx(100.4, abs=0.05)
+    assert effective_number(10_000, 0.9999) == pytest.approx(6321, abs=1)
+    assert effective_number(10_000, 0.9999) / effective_number(10, 0.9999) == pytest.approx(
+        632, abs=1
+    )
