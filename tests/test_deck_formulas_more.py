@@ -701,3 +701,21 @@ def test_effective_number_weight_ratios():
     assert effective_number(10_000, 0.9999) / effective_number(10, 0.9999) == pytest.approx(
         632, abs=1
     )
+
+
+@pytest.mark.parametrize(("actions", "epsilon"), [(4, 0.1), (2, 0.5), (10, 0.05)])
+def test_epsilon_greedy_probabilities_by_enumeration(actions, epsilon):
+    greedy = 0
+    probabilities = np.zeros(actions)
+    probabilities[greedy] += 1 - epsilon  # greedy branch
+    probabilities += epsilon / actions  # uniform exploratory branch over all actions
+    assert probabilities[greedy] == pytest.approx(1 - epsilon + epsilon / actions)
+    assert probabilities[1:] == pytest.approx(np.full(actions - 1, epsilon / actions))
+    assert probabilities.sum() == pytest.approx(1)
+
+
+def test_epsilon_greedy_worked_numbers():
+    epsilon, actions = 0.1, 4
+    assert 1 - epsilon + epsilon / actions == pytest.approx(0.925)
+    assert (actions - 1) * epsilon / actions * 1_000_000 == pytest.approx(75_000)
+    assert epsilon / (actions - 1) == pytest.approx(0.033, abs=5e-4)
