@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 
 from quizzer import __version__
 from quizzer.cli import answers, cards, drill, export, progress, sessions
-from quizzer.cli.common import DbOption, DeckOption, Settings, screen_for
+from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 
 
@@ -60,7 +60,6 @@ app = typer.Typer(
     name="quizzer",
     cls=QuizzerGroup,
     help="Learn formulas and concepts by filling in blanks, judged symbolically.",
-    no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode="rich",
@@ -73,7 +72,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def configure(
     ctx: typer.Context,
     deck: DeckOption = None,
@@ -93,6 +92,7 @@ def configure(
 
     Cards come from the bundled deck, QUIZZER_DECKS and --deck. Start with
     [bold]quizzer list[/bold], then [bold]quizzer show attention[/bold].
+    With no command, print what is due, what is new, your streak and what to run next.
     """
     ctx.obj = Settings(
         decks=list(deck or []),
@@ -100,6 +100,20 @@ def configure(
         no_color=no_color or bool(os.environ.get("NO_COLOR")),
         debug=debug,
     )
+    if ctx.invoked_subcommand is None:
+        show_status(ctx)
+
+
+def show_status(ctx: typer.Context) -> None:
+    """Bare ``quizzer``: the learner's standing over every known card, and the next command."""
+    from quizzer.cards.deck import load_deck
+    from quizzer.cli.choosing import stored_states, study_days
+    from quizzer.progress.selection import status
+
+    cards = load_deck(sources_for(ctx, None), cached=True).cards
+    states, _ = stored_states(ctx, None)
+    now = clock()
+    screen_for(ctx).status(status([c.id for c in cards], states, study_days(ctx, None), now), now)
 
 
 app.add_typer(cards.app)

@@ -12,7 +12,7 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from quizzer.answers import Verdict
     from quizzer.cards.deck import LoadedCard, Problem
-    from quizzer.progress import stats
+    from quizzer.progress import selection, stats
     from quizzer.study import quiz as flow
     from quizzer.study import recording
 
@@ -150,8 +150,12 @@ class Screen:
 
     # -- cards ----------------------------------------------------------------
 
-    def card_list(self, cards: Sequence[LoadedCard]) -> None:
+    def card_list(
+        self, cards: Sequence[LoadedCard], states: Mapping[str, str] | None = None
+    ) -> None:
         """One line per card, grouped under a heading per deck with its commonest tags.
+
+        ``states`` labels each card by id (new, due, or the date it is due).
 
         Each line is cropped to the terminal width and styled once with
         precomputed escape codes rather than through a Rich renderable: listing
@@ -172,6 +176,8 @@ class Screen:
         for loaded in cards:
             by_deck[loaded.deck].append(loaded)
         id_width = min(32, max((len(c.id) for c in cards), default=0) + 2)
+        state_styles = {"due": "bold yellow", "new": "blue"}
+        state_width = max((len(label) + 1 for label in (states or {}).values()), default=0)
         lines: list[str] = []
         for number, (deck, group) in enumerate(by_deck.items()):
             tags = Counter(tag for c in group for tag in c.tags)
@@ -183,12 +189,19 @@ class Screen:
             lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))
             for loaded in group:
                 name = ("  " + loaded.id).ljust(id_width + 2)
+                state = (states.get(loaded.id, "") if states else "").ljust(state_width)
                 tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
-                room = width - cell_len(name)
+                room = width - cell_len(name) - len(state)
                 blanks = len(loaded.blank_names)
                 title = _crop(f"{loaded.title} · {counted(blanks, 'blank')}", room)
                 tag_text = _crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
-                lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
+                state_style = state_styles.get(state.strip(), "dim")
+                lines.append(
+                    styled(name, "bold cyan")
+                    + styled(state, state_style)
+                    + title
+                    + styled(tag_text, "green")
+                )
         stream = self.out.file
         stream.write("\n".join(lines) + ("\n" if lines else ""))
         stream.flush()
@@ -551,6 +564,48 @@ class Screen:
             card_id, due = next_due
             self.out.print(f"Nothing due. Next: {card_id}, {_relative(due - now)} ({_when(due)}).")
         self.out.print(Text("To practise anyway: quizzer quiz", style="dim"))
+
+    def nothing_to_pick(
+        self, pick: str, next_due: tuple[str, datetime] | None, now: datetime
+    ) -> None:
+        """Why ``quiz --due | --weak | --new`` found no card, and what to do instead."""
+        if pick == "due" and next_due is not None:
+            self.nothing_due(next_due, now)
+            return
+        if pick == "due":
+            self.out.print("Nothing due: no card has been reviewed yet.")
+            self.out.print(Text("Next: quizzer quiz --new", style="dim"))
+        elif pick == "new":
+            self.out.print("No new cards: you have reviewed every card chosen.")
+            self.out.print(Text("Next: quizzer quiz --due, or quizzer quiz --weak", style="dim"))
+        else:
+            self.out.print("No card has been reviewed yet, so none is weak.")
+            self.out.print(Text("Next: quizzer quiz --new", style="dim"))
+
+    def status(self, status: selection.Status, now: datetime) -> None:
+        """What a bare ``quizzer`` prints: the learner's standing and the command to run next."""
+        days = counted(status.streak, "day")
+        self.out.print(
+            Text.assemble(
+                ("quizzer", "bold"),
+                f" · {counted(status.cards, 'card')} · ",
+                (f"{status.due} due now", "bold yellow" if status.due else ""),
+                f" · {status.new} new · streak {days}",
+            )
+        )
+        if status.due:
+            command = "quizzer quiz --due"
+        elif status.new:
+            command = "quizzer quiz --new --limit 5"
+        else:
+            command = "quizzer quiz --weak"
+        if not status.due and status.next_due is not None:
+            self.out.print(
+                Text(f"Next review {_relative(status.next_due - now)} ({_when(status.next_due)}).")
+            )
+        self.out.print(
+            Text.assemble("Next: ", (command, "bold"), ("  ·  all commands: quizzer --help", "dim"))
+        )
 
     def review_plan(self, due: int, new: int) -> None:
         self.out.print(Text(f"Review: {due} due, {new} new", style="bold"))
