@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 
 import pytest
 
@@ -280,4 +281,127 @@ def test_a_cold_cache_of_many_cards_is_filled_in_parallel(tmp_path, monkeypatch)
 
     monkeypatch.setattr(deck_module, "load_card_file", counting)
     assert len(load_deck([folder], cached=True).cards) == len(cold.cards)
-    assert parsed == ["broken.yaml"]  # problems are never cached; everything else is
+    # Problems are never cached; a duplicate id reads both files again for its position.
+    assert sorted(parsed) == ["broken.yaml", "synthetic-7.yaml", "twin.yaml"]
+
+
+# -- validate's result cache -------------------------------------------------------------------
+
+CHECKED_CARD = """\
+id: {id}
+title: A checked card
+prompt: "y = {{{{slope}}}} x"
+symbols:
+  m: {{}}
+related: [{related}]
+blanks:
+  slope:
+    answer: m
+    examples:
+      - {{answer: "m", correct: true}}
+      - {{answer: "2*m", correct: {second}}}
+"""
+
+
+def count_deep_checks(monkeypatch):
+    from quizzer.cards import validate as validate_module
+
+    checked = []
+    real = validate_module._deep_check
+
+    def counting(job):
+        checked.append(Path(job[1]).name)
+        return real(job)
+
+    monkeypatch.setattr(validate_module, "_deep_check", counting)
+    return checked
+
+
+def checked_deck(tmp_path):
+    folder = tmp_path / "checked"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(CHECKED_CARD.format(id="a", related="b", second="false"))
+    (folder / "b.yaml").write_text(CHECKED_CARD.format(id="b", related="", second="true"))
+    return folder
+
+
+def report_of(folder, **options):
+    from quizzer.cards.validate import validate_paths
+
+    report = validate_paths([folder], [folder], workers=1, **options)
+    return [(Path(p.path).name, p.line, p.message) for p in report.problems]
+
+
+def test_validate_judges_an_unchanged_card_once(tmp_path, monkeypatch):
+    folder = checked_deck(tmp_path)
+    checked = count_deep_checks(monkeypatch)
+    first = report_of(folder)
+    assert sorted(checked) == ["a.yaml", "b.yaml"]
+    assert any(
+        (name, line) == ("b.yaml", 12) and "'2*m' is judged wrong but declared right" in message
+        for name, line, message in first
+    )
+    checked.clear()
+    assert report_of(folder) == first and checked == []  # positions included
+
+
+def test_validate_judges_again_what_changed(tmp_path, monkeypatch):
+    folder = checked_deck(tmp_path)
+    report_of(folder)
+    checked = count_deep_checks(monkeypatch)
+    (folder / "b.yaml").write_text(CHECKED_CARD.format(id="b", related="", second="false"))
+    problems = report_of(folder)
+    assert checked == ["b.yaml"]
+    assert not any("'2*m' is judged" in message for _, _, message in problems)
+
+
+def test_a_new_id_in_the_deck_judges_every_card_again(tmp_path, monkeypatch):
+    folder = checked_deck(tmp_path)
+    (folder / "a.yaml").write_text(CHECKED_CARD.format(id="a", related="c", second="false"))
+    assert any("unknown related card 'c'" in m for _, _, m in report_of(folder))
+    checked = count_deep_checks(monkeypatch)
+    (folder / "c.yaml").write_text(CHECKED_CARD.format(id="c", related="", second="false"))
+    problems = report_of(folder)
+    assert not any("unknown related card" in m for _, _, m in problems)
+    assert sorted(checked) == ["a.yaml", "b.yaml", "c.yaml"]
+
+
+def test_strict_and_no_cache_give_the_same_problems(tmp_path, monkeypatch):
+    folder = checked_deck(tmp_path)
+    report_of(folder)
+    checked = count_deep_checks(monkeypatch)
+    uncached = report_of(folder, cached=False)
+    assert sorted(checked) == ["a.yaml", "b.yaml"]
+    assert report_of(folder) == uncached
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "{broken",
+        "{}",
+        "[1, 2]",
+        '[{"path": "x"}]',
+        '[{"path": "x", "line": "one", "column": 1, "message": "m", "severity": "error"}]',
+        '[{"path": "x", "line": 1, "column": 1, "message": "m", "severity": "fatal"}]',
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["not-json", "a-map", "numbers", "missing-keys", "line-text", "severity", "deep"],
+)
+def test_damaged_results_are_judged_again(tmp_path, monkeypatch, stored):
+    folder = checked_deck(tmp_path)
+    first = report_of(folder)
+    tamper("UPDATE results SET problems = ?", (stored,))
+    checked = count_deep_checks(monkeypatch)
+    assert report_of(folder) == first
+    assert sorted(checked) == ["a.yaml", "b.yaml"]
+
+
+def test_duplicate_ids_point_at_the_id_line_even_from_the_cache(tmp_path):
+    folder = checked_deck(tmp_path)
+    (folder / "c.yaml").write_text("\n\n" + CHECKED_CARD.format(id="a", related="", second="false"))
+    load_deck([folder], cached=True)
+    deck = load_deck([folder], cached=True)
+    (problem,) = [p for p in deck.problems if "duplicate" in p.message]
+    assert (Path(problem.path).name, problem.line, problem.column) == ("c.yaml", 3, 5)
+    assert f"also in {folder / 'a.yaml'}:1" in problem.message

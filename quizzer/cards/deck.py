@@ -352,6 +352,9 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
                 continue
             first = first_by_id.get(loaded.id)
             if first is not None:
+                # Rare: read both files again for positions, which cached cards lack.
+                loaded, first = _with_positions(loaded), _with_positions(first)
+                first_by_id[first.id] = first
                 line = first.doc.position_of(("id",)).line if first.doc else 1
                 deck.problems.append(
                     loaded.problem(
@@ -380,6 +383,13 @@ def _under(root: Path, base: str, path: Path) -> str:
     if text.startswith(base + os.sep):  # string slicing: 10,000 relpath calls took 0.1 s
         return str(root) + text[len(base) :]
     return os.path.join(str(root), os.path.relpath(text, base))
+
+
+def _with_positions(loaded: LoadedCard) -> LoadedCard:
+    if loaded.doc is not None:
+        return loaded
+    again, _ = load_card_file(loaded.path, loaded.deck)
+    return again if again is not None else loaded
 
 
 def _stats(files: list[tuple[Path, str]]) -> dict[Path, os.stat_result]:
