@@ -18,6 +18,7 @@ from quizzer import __version__
 from quizzer.cli import answers, cards, drill, export, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
+from quizzer.files import skipped_files_reported_to
 
 
 class QuizzerGroup(TyperGroup):
@@ -29,7 +30,8 @@ class QuizzerGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            with skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)):
+                return super().invoke(ctx)
         except QuizzerError as error:
             if _debug(ctx):
                 raise

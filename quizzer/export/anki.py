@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quizzer.cards.model import GAP, Card
+from quizzer.files import atomic_writer
 
 #: Fixed ids, so that re-importing an updated export updates the same note type and deck.
 ANKI_MODEL_ID = 1_736_200_417
@@ -143,5 +144,6 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
                 guid=genanki.guid_for(card.id),
             )
         )
-    genanki.Package(deck).write_to_file(str(path))
+    with atomic_writer(path) as out:
+        genanki.Package(deck).write_to_file(out)
     return len(cards)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.cards.model import Card
+from quizzer.files import write_atomic
 
 
 def markdown_sheet(cards: Sequence[Card], title: str = "quizzer study sheet") -> str:
@@ -43,4 +44,4 @@ def deck_json(cards: Sequence[Card]) -> list[dict[str, Any]]:
 
 
 def write_text(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
