@@ -18,8 +18,12 @@ from quizzer.answers.judge import CardJudge, Verdict
 JUDGE_SECONDS = 2.0
 
 
-class JudgeTimeout(Exception):
-    """Judging one answer took longer than its limit."""
+class JudgeTimeout(BaseException):
+    """Judging one answer took longer than its limit.
+
+    A BaseException, like KeyboardInterrupt, so that no ``except Exception``
+    on the way (the judge's own, SymPy's, mpmath's) can swallow it.
+    """
 
 
 def _timer_usable() -> bool:
