@@ -217,7 +217,7 @@ def test_real_terminal_flow(tmp_path):
         for _ in range(4):
             child.expect_exact("Enter shows the approach")
             child.sendline("")
-        child.expect_exact("rated Hard · next review in")  # a retry and a hint: Hard
+        child.expect_exact("rated Hard · next in")  # a retry and a hint: Hard
         child.expect_exact("Enter keeps › ")
         child.sendline("3")
         child.expect_exact("scheduled Good")
@@ -372,7 +372,7 @@ def test_card_text_is_shown_as_written_never_as_rich_markup(invoke, write_card):
 def test_readline_leaves_ctrl_c_to_python():
     readline = pytest.importorskip("readline")
     ctypes = pytest.importorskip("ctypes")
-    from quizzer.ui.render import _leave_signals_to_python
+    from quizzer.ui.console import _leave_signals_to_python
 
     try:
         flag = ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_catch_signals")

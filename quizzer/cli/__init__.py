@@ -1,7 +1,7 @@
 """The ``quizzer`` command: a thin Typer layer over the core.
 
 Commands parse options, call the core, hand the results to
-:mod:`quizzer.ui.render`, and map failures to the exit codes of
+:mod:`quizzer.ui`, and map failures to the exit codes of
 :class:`quizzer.errors.ExitCode`. Each command group lives in its own module
 and is merged into the one app here.
 """
@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from quizzer import __version__
-from quizzer.cli import answers, cards, drill, export, progress, sessions
+from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
@@ -122,6 +122,7 @@ app.add_typer(cards.app)
 app.add_typer(answers.app)
 app.add_typer(sessions.app)
 app.add_typer(drill.app)
+app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)

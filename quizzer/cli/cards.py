@@ -25,7 +25,7 @@ from quizzer.errors import ExitCode, QuizzerError
 
 if TYPE_CHECKING:
     from quizzer.progress.selection import CardState
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 
@@ -69,7 +69,7 @@ def list_cards(
         screen.card_list(cards, {c.id: states.get(c.id, NEW_CARD).label(now) for c in cards})
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
-        from quizzer.ui.render import counted
+        from quizzer.ui.widgets import counted
 
         screen.warning(
             f"{counted(len(broken), 'card file')} could not be loaded;"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:  # the presentation layer pulls in pydantic and rich: load it on first use
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
 DeckOption = Annotated[
     list[Path] | None,
@@ -51,7 +51,7 @@ def settings_of(ctx: Any) -> Settings:
 
 
 def screen_for(ctx: Any) -> Screen:
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
     return Screen(no_color=settings_of(ctx).no_color)
 

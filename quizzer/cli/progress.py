@@ -116,7 +116,7 @@ def export(
         raise QuizzerError(f"no progress to export (no database at {path})")
     with Store.open(path, create=False) as store:
         written = write_backup(store, file)
-    from quizzer.ui.render import counted
+    from quizzer.ui.widgets import counted
 
     answers, reviews = counted(written.attempts, "answer"), counted(written.reviews, "review")
     screen_for(ctx).note(f"exported {answers} and {reviews} to {file}")
@@ -139,7 +139,7 @@ def import_(
     open_regular(file).close()  # a missing or special file is refused before any database work
     with Store.open(db_path_for(ctx, db)) as store:
         added = import_backup(store, file, clock())
-    from quizzer.ui.render import counted
+    from quizzer.ui.widgets import counted
 
     answers, reviews = counted(added.attempts, "new answer"), counted(added.reviews, "new review")
     screen_for(ctx).note(f"imported {answers} and {reviews} from {file}")
