@@ -56,12 +56,17 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def judge_in_this_thread(
-    judge: CardJudge, blank: str, text: str, seconds: float = JUDGE_SECONDS
+    judge: CardJudge,
+    blank: str,
+    text: str,
+    seconds: float = JUDGE_SECONDS,
+    *,
+    read_back: bool = True,
 ) -> Verdict:
     """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
     try:
         with deadline(seconds):
-            return judge.judge(blank, text)
+            return judge.judge(blank, text, read_back=read_back)
     except JudgeTimeout:
         return Verdict(
             blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"

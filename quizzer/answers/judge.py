@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from quizzer.answers import functions, numeric, symbolic
+from quizzer.answers import functions, numeric
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
     AnswerError,
@@ -336,13 +336,22 @@ class CardJudge:
         if compiled.expected is not None:
             expr = self._sympy(compiled.expected.tree)
             if expr is not None:
+                from quizzer.answers import symbolic
+
                 basis = symbolic.canonical(expr)
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
     # -- the judgement -------------------------------------------------------
 
-    def judge(self, name: str, text: str) -> Verdict:
-        """Judge ``text`` as the answer to blank ``name``."""
+    def judge(self, name: str, text: str, *, read_back: bool = True) -> Verdict:
+        """Judge ``text`` as the answer to blank ``name``.
+
+        Without ``read_back`` the verdict does not need SymPy: the decision is
+        numeric (quizzer's own tree, evaluated), and ``interpreted``/``pretty``
+        are left out. The first answer of a session is judged so while SymPy
+        is still loading; SymPy is then needed only for what numbers could
+        not decide.
+        """
         if name not in self.card.blanks:
             raise KeyError(name)
         given = text.strip()
@@ -363,7 +372,7 @@ class CardJudge:
             )
         try:
             tree = parse(text, self.table)  # not stripped: columns count in what was typed
-            interpreted, pretty, expr = self._read_back(tree)
+            interpreted, pretty, expr = self._read_back(tree) if read_back else (None, None, None)
         except TooLarge as error:
             return Verdict(
                 name, text, False, "too_large", feedback=error.message, decided_by="limits"
@@ -395,8 +404,10 @@ class CardJudge:
         if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
             values = self.values_of(tree, more=True)
             comparison = self.compare(compiled.expected, tree, values)
+        if comparison.equal is None and expr is None and not read_back:
+            expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
-            exact = self._proved_equal(expr, compiled.expected.tree)
+            exact = read_back and self._proved_equal(expr, compiled.expected.tree)
             how = "symbolic" if exact else "numeric"
             return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
         if comparison.equal is None and self._proved_equal(expr, compiled.expected.tree):
@@ -405,7 +416,7 @@ class CardJudge:
             return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values))
+        return wrong(self._diagnose(compiled, tree, values, tidy=read_back))
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -422,6 +433,8 @@ class CardJudge:
         return None
 
     def _proved_equal(self, expr: Any, expected_tree: Node) -> bool:
+        from quizzer.answers import symbolic
+
         expected_expr = self._sympy(expected_tree)
         return (
             expected_expr is not None
@@ -430,6 +443,8 @@ class CardJudge:
         )
 
     def _sympy(self, tree: Node) -> Any:
+        from quizzer.answers import symbolic
+
         try:
             return symbolic.to_sympy(tree, self.table)
         except Exception:  # SymPy refuses some combinations (Max of matrices...)
@@ -437,6 +452,8 @@ class CardJudge:
 
     def _read_back(self, tree: Node) -> tuple[str | None, str | None, Any]:
         """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
+        from quizzer.answers import symbolic
+
         try:
             expr = symbolic.to_sympy(tree, self.table)
         except TooLarge:
@@ -521,7 +538,9 @@ class CardJudge:
 
     # -- feedback --------------------------------------------------------------
 
-    def _diagnose(self, compiled: _CompiledBlank, tree: Node, values: list[Any]) -> str:
+    def _diagnose(
+        self, compiled: _CompiledBlank, tree: Node, values: list[Any], *, tidy: bool = True
+    ) -> str:
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
@@ -534,14 +553,17 @@ class CardJudge:
         ]
         return diagnose(
             pairs,
-            self._symbols_of(expected.tree),
-            self._symbols_of(tree),
+            self._symbols_of(expected.tree, tidy=tidy),
+            self._symbols_of(tree, tidy=tidy),
             rounded_constants(tree),
         )
 
-    def _symbols_of(self, tree: Node) -> set[str]:
-        """The symbols a value depends on: after SymPy's tidying, so n^0 uses no n."""
-        expr = self._sympy(tree)
+    def _symbols_of(self, tree: Node, *, tidy: bool = True) -> set[str]:
+        """The symbols a value depends on: after SymPy's tidying, so n^0 uses no n.
+
+        Without ``tidy`` (SymPy not loaded yet), the symbols the tree names.
+        """
+        expr = self._sympy(tree) if tidy else None
         if expr is None:
             return set(symbols_used(tree))
         return {str(symbol) for symbol in expr.free_symbols}
