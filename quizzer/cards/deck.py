@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from quizzer.cards.model import Card, CardProblem, card_problems, fields_at, trusted_card
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
 from quizzer.files import (
     FileProblem,
@@ -31,6 +30,7 @@ from quizzer.files import (
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
+    from quizzer.cards.model import Card, CardProblem
     from quizzer.cards.yamldoc import YamlDoc
 
 
@@ -96,6 +96,8 @@ class LoadedCard:
             data = self._load() if self._load else None
             if data is not None:
                 try:
+                    from quizzer.cards.model import trusted_card
+
                     self._card = trusted_card(data)
                 except (KeyError, TypeError, ValueError, AttributeError):
                     self._card = None  # wrong-shaped cached data: a cache miss
@@ -319,6 +321,8 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
         elif kind == "extra_forbidden":
             message = f"unknown field '{loc[-1]}'"
             at_key = True
+            from quizzer.cards.model import fields_at
+
             parent = fields_at(loc[:-1])
             close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
             if close:
@@ -336,6 +340,7 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     """Load and check one card file. Never raises for a bad file: it returns problems."""
     from pydantic import ValidationError
 
+    from quizzer.cards.model import Card, card_problems
     from quizzer.cards.yamldoc import YamlError, load_yaml
 
     name = str(path)
@@ -404,6 +409,8 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
                 continue
             first = first_by_id.get(loaded.id)
             if first is not None:
+                from quizzer.cards.model import CardProblem
+
                 # Rare: read both files again for positions, which cached cards lack.
                 loaded, first = _with_positions(loaded), _with_positions(first)
                 first_by_id[first.id] = first
