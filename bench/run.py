@@ -70,13 +70,16 @@ def run_once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def side_by_side(
-    commands: dict[str, list[str]], env: dict[str, str], runs: int
+    commands: dict[str, list[str]], env: dict[str, str], runs: int, **envs: dict[str, str]
 ) -> dict[str, float]:
-    """Median wall time of each command, the runs interleaved so load hits them alike."""
+    """Median wall time of each command, the runs interleaved so load hits them alike.
+
+    ``envs`` gives a command (by name) an environment of its own.
+    """
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, command in commands.items():
-            times[name].append(run_once(command, env)[0])
+            times[name].append(run_once(command, envs.get(name, env))[0])
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -129,15 +132,18 @@ def startup_rows(env: dict[str, str], runs: int) -> tuple[list[Row], float]:
         env,
         runs,
     )
-    # The state column reads the progress database: list with every bundled card reviewed.
+    # The state column reads the progress database: list with every bundled card
+    # reviewed, against list with no database, interleaved.
     seed_progress(env)
-    with_states = side_by_side({"list": [*QUIZZER, "list"], "reference": REFERENCE}, env, runs)
-    db.unlink(missing_ok=True)
-    without = side_by_side({"list": [*QUIZZER, "list"], "reference": REFERENCE}, env, runs)
-    ref = times["reference"]
-    cost = (with_states["list"] - with_states["reference"]) - (
-        without["list"] - without["reference"]
+    no_progress = {**env, "QUIZZER_DB": f"{db}.absent"}
+    states = side_by_side(
+        {"with": [*QUIZZER, "list"], "without": [*QUIZZER, "list"]},
+        env,
+        runs * 2,
+        without=no_progress,
     )
+    ref = times["reference"]
+    cost = states["with"] - states["without"]
     return [
         ratio_row("quizzer --help", times["help"], ref, 1.15),
         ratio_row("quizzer list (bundled deck, cached)", times["list"], ref, 1.3),

@@ -323,7 +323,7 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
             at_key = True
             from quizzer.cards.model import fields_at
 
-            parent = fields_at(loc[:-1])
+            parent = fields_at(tuple(loc[:-1]))
             close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
             if close:
                 message += f"; did you mean '{close[0]}'?"
