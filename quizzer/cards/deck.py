@@ -89,6 +89,8 @@ class LoadedCard:
         self.deck = deck
         #: Where each value was written; None for a card taken from the cache.
         self.doc = doc
+        #: The file's path with its deck source resolved (set by :func:`load_deck`).
+        self.resolved = ""
 
     @property
     def card(self) -> Card:
@@ -407,6 +409,7 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
             deck.problems.extend(problems)
             if loaded is None:
                 continue
+            loaded.resolved = resolved
             first = first_by_id.get(loaded.id)
             if first is not None:
                 from quizzer.cards.model import CardProblem
@@ -434,6 +437,14 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
 
 #: From this many cards to parse, parsing is spread over every core.
 PARALLEL_FROM = 200
+
+
+def resolved_files(source: Path) -> set[str]:
+    """The card files under ``source`` as :func:`load_deck` names them once resolved."""
+    root, base = source.resolve(), str(source)
+    if not root.is_dir():
+        return {str(root)}
+    return {_under(root, base, path) for path, _ in card_files(source)}
 
 
 def _under(root: Path, base: str, path: Path) -> str:
