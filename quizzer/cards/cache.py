@@ -30,15 +30,17 @@ from quizzer import __version__
 CACHE_ENV = "QUIZZER_CACHE"
 CACHE_FILE = "cache.sqlite3"
 #: Cached data written by another quizzer version (or cache layout) is never read.
-FORMAT = f"{__version__}/3"
+FORMAT = f"{__version__}/4"
 #: A second quizzer filling the cache at the same moment waits this long, then skips saving.
 BUSY_SECONDS = 2.0
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # A rowid table: WITHOUT ROWID keeps whole rows in the key's B-tree, and rows
+    # of a few kilobytes then spill into overflow pages (the file was 2.5x larger).
     "CREATE TABLE IF NOT EXISTS cards (source TEXT NOT NULL, path TEXT NOT NULL,"
     " size INTEGER NOT NULL, mtime INTEGER NOT NULL, card_id TEXT NOT NULL,"
-    " summary TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (source, path)) WITHOUT ROWID",
+    " summary TEXT NOT NULL, data TEXT NOT NULL, UNIQUE (source, path))",
     "CREATE INDEX IF NOT EXISTS cards_by_id ON cards (card_id)",
     "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, problems TEXT NOT NULL)"
     " WITHOUT ROWID",
