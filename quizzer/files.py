@@ -132,19 +132,24 @@ def read_bounded(path: Path | str, limit: int) -> bytes:
 # -- writing ----------------------------------------------------------------------------
 
 
-def _write_target(path: Path) -> tuple[Path, int | None]:
-    """The file to replace (a symlink's target, so the link survives) and its permissions."""
+def _write_target(path: Path) -> tuple[Path, os.stat_result | None]:
+    """The file to replace (a symlink's target, so the link survives) and its status."""
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         found = os.stat(target)
     except FileNotFoundError:
         return target, None
     except OSError as error:
-        raise FileProblem(f"cannot write {path}: {reason(error)}") from None
-    if not stat.S_ISREG(found.st_mode):
+        raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
+    if not (stat.S_ISREG(found.st_mode) or _is_stream(found.st_mode)):
         kind = kind_of(found.st_mode)
         raise NotRegularFile(f"cannot write {path}: it is {kind}", kind)
-    return target, stat.S_IMODE(found.st_mode)
+    return target, found
+
+
+def _is_stream(mode: int) -> bool:
+    # /dev/stdout, /dev/null, a terminal or a pipe: nothing there to preserve or replace.
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 @contextmanager
@@ -154,13 +159,19 @@ def atomic_writer(path: Path | str) -> Iterator[BinaryIO]:
     On success the data is fsynced, renamed over ``path`` (keeping its
     permissions) and the folder is fsynced, so the new file survives a crash.
     On any failure, an exception in the block included, ``path`` is untouched
-    and the temporary file is removed. The folder must exist.
+    and the temporary file is removed. The folder must exist. A character
+    device or a pipe (``/dev/stdout``) has nothing to replace and is written
+    straight through; a pipe nobody reads is an error, not a hang.
 
     Raises:
         FileProblem: the file cannot be written (full disk, no permission, ...).
-        NotRegularFile: ``path`` exists and is a folder, FIFO, device or socket.
+        NotRegularFile: ``path`` exists and is a folder, socket or block device.
     """
-    target, mode = _write_target(Path(path))
+    target, found = _write_target(Path(path))
+    if found is not None and _is_stream(found.st_mode):
+        with _stream(path, target) as out:
+            yield out
+        return
     name = target.name[:_TEMPORARY_NAME_ROOM]
     temporary = target.with_name(f".{name}.{os.urandom(4).hex()}.tmp")
     try:
@@ -168,22 +179,37 @@ def atomic_writer(path: Path | str) -> Iterator[BinaryIO]:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
         descriptor = os.open(temporary, flags, 0o666)
     except OSError as error:
-        raise FileProblem(f"cannot write {path}: {reason(error)}") from None
+        raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
     try:
         with os.fdopen(descriptor, "wb") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
+        if found is not None:
+            os.chmod(temporary, stat.S_IMODE(found.st_mode))
         os.replace(temporary, target)
     except BaseException as error:
         with suppress(OSError):
             os.unlink(temporary)
         if isinstance(error, OSError):
-            raise FileProblem(f"cannot write {path}: {reason(error)}") from None
+            raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
         raise
     _fsync_folder(target.parent)
+
+
+@contextmanager
+def _stream(path: Path | str, target: Path) -> Iterator[BinaryIO]:
+    try:
+        # Non-blocking open: a FIFO without a reader fails with ENXIO instead of waiting.
+        descriptor = os.open(target, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        os.set_blocking(descriptor, True)
+    except OSError as error:
+        raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            yield out
+    except OSError as error:
+        raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
 
 
 def write_atomic(path: Path | str, data: bytes | str) -> None:
@@ -194,6 +220,43 @@ def write_atomic(path: Path | str, data: bytes | str) -> None:
     """
     with atomic_writer(path) as out:
         out.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def write_new(path: Path | str, data: bytes | str) -> None:
+    """Create ``path`` with ``data``, whole or not at all, never replacing a file.
+
+    The data is written and fsynced beside the target, then hard-linked to its
+    name: the link fails if a file of that name appeared meanwhile, and no
+    reader ever sees half a file.
+
+    Raises:
+        FileExistsError: ``path`` exists (nothing was written).
+        FileProblem: it cannot be written.
+    """
+    target = Path(path)
+    temporary = target.with_name(f".{target.name[:_TEMPORARY_NAME_ROOM]}.{os.urandom(4).hex()}.tmp")
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        with open(temporary, "xb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(temporary, target)
+        except FileExistsError:
+            raise
+        except OSError:
+            # No hard links here (some network and FAT file systems): exclusive create.
+            with open(target, "xb") as out:
+                out.write(payload)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
+    finally:
+        with suppress(OSError):
+            os.unlink(temporary)
+    _fsync_folder(target.parent)
 
 
 def _fsync_folder(folder: Path) -> None:

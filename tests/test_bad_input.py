@@ -8,6 +8,9 @@ import os
 import signal
 import socket
 import sqlite3
+import subprocess
+import sys
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -262,3 +265,139 @@ def test_piped_lines_are_capped(piped, lines):
     while (line := read_piped_line(stream, limit=10)) is not None:
         read.append(line)
     assert read == lines
+
+
+# -- the environment: closed or full streams, the clock, ids, failed writes --------------
+
+
+def run_quizzer(
+    tmp_path: Path, *args: str, stdin=None, stdout=subprocess.PIPE, env=None, script=None
+):
+    """quizzer in a real process (streams, resource limits); returns (exit code, stderr)."""
+    environment = {
+        **os.environ,
+        "QUIZZER_DB": str(tmp_path / "p.db"),
+        "QUIZZER_CACHE": str(tmp_path / "cache"),
+        "NO_COLOR": "1",
+        **(env or {}),
+    }
+    command = (
+        [sys.executable, "-c", script, *args]
+        if script
+        else [sys.executable, "-m", "quizzer", *args]
+    )
+    result = subprocess.run(
+        command,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    return result.returncode, result.stderr
+
+
+def test_a_closed_stdin_is_an_empty_input(tmp_path):
+    # What `quizzer quiz attention <&-` does: the process starts with descriptor 0 closed.
+    code, stderr = run_quizzer(
+        tmp_path,
+        script="import os, runpy, sys; os.close(0); sys.stdin = None;"
+        " sys.argv = ['quizzer', 'quiz', 'attention'];"
+        " from quizzer.cli import main; main()",
+    )
+    assert code == 0, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["list", "--json"],
+        ["show", "attention"],
+        ["check", "attention", "-a", "V", "--json"],
+        ["stats", "--json"],
+        ["schema"],
+    ],
+)
+def test_a_full_stdout_is_one_line_and_exit_2(tmp_path, args):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        code, stderr = run_quizzer(tmp_path, *args, stdout=full)
+    assert code == 2, stderr
+    assert stderr.strip().splitlines() == [
+        "quizzer: error: cannot write the output: No space left on device"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("now", "message"),
+    [
+        ("9999-12-31T00:00:00Z", "out of range"),
+        ("0001-01-01T00:00:00+00:00", "out of range"),
+        ("9999-12-31T23:00:00-05:00", "not an ISO 8601 time"),
+        ("tomorrow", "not an ISO 8601 time"),
+    ],
+)
+def test_an_out_of_range_clock_is_refused_before_anything_is_saved(tmp_path, now, message):
+    code, stderr = run_quizzer(
+        tmp_path, "quiz", "attention", stdin=subprocess.PIPE, env={"QUIZZER_NOW": now}
+    )
+    assert code == 2 and message in stderr, stderr
+    assert not (tmp_path / "p.db").exists() or "attempts" not in stderr
+
+
+@pytest.mark.parametrize(
+    ("card_id", "message"),
+    [
+        ("a" * 300, "300 characters long"),
+        ("abc\n", "is not a valid id"),
+        ("abc\x1b[2J", "is not a valid id"),
+        ("\x00", "is not a valid id"),
+    ],
+    ids=["300 characters", "trailing newline", "escape sequence", "NUL"],
+)
+def test_new_refuses_ids_that_cannot_name_a_file(invoke, tmp_path, card_id, message):
+    result = invoke("new", card_id, "--deck", str(tmp_path / "deck"))
+    assert result.exit_code == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "deck").exists() or list((tmp_path / "deck").iterdir()) == []
+
+
+UNDER_A_FILE_SIZE_LIMIT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+from quizzer.cli import main
+sys.argv = ["quizzer", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "markdown", "out"],
+        ["export", "json", "out"],
+        ["export", "anki", "out"],
+    ],
+)
+def test_a_failed_write_leaves_the_old_file(tmp_path, args):
+    # RLIMIT_FSIZE makes the write fail (EFBIG) as a full disk would.
+    target = tmp_path / "out"
+    target.write_text("the previous export")
+    code, stderr = run_quizzer(tmp_path, *args, script=UNDER_A_FILE_SIZE_LIMIT)
+    assert code == 2, stderr
+    assert "cannot write" in stderr and "Traceback" not in stderr
+    assert target.read_text() == "the previous export"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_endless_input_without_newlines_is_read_in_bounded_lines():
+    with open("/dev/zero", encoding="latin-1") as zeros:
+        started = time.monotonic()
+        lines = [read_piped_line(zeros) for _ in range(3)]
+    assert all(line == "\x00" * 1024 + CUT for line in lines)
+    assert time.monotonic() - started < 10

@@ -195,7 +195,7 @@ def test_cheat_sheet_lists_missed_cards_only():
     assert sheet.startswith("# Cheat sheet — drill of 2026-03-01 09:00 UTC")
     assert "## Scaled dot-product attention" in sheet
     assert "`Attention(Q, K, V) = softmax(Q Kᵀ / sqrt(d_k)) V`" in sheet
-    assert "Phrases that signal junior thinking" in sheet
+    assert "**Red flags**" in sheet and "**60-second review**" in sheet
     assert "**Follow-up to practise:** Why is the constant sqrt(d_k)" in sheet
     assert "## Slope" not in sheet
 
@@ -247,6 +247,10 @@ def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path,
     assert "The interviewer asks" in out and "you said: variance adds up" in out
     assert "Phrases that signal junior thinking" in out and "Drill report" in out
     assert "cards right 0/1 · follow-ups 0/1" in out
+    # Each scheduling line names what it scheduled: the card, then its follow-up.
+    assert "drill-attention: next review in 1 minute (Again)" in out
+    assert "follow-up 1 of drill-attention: again in 1 minute (Again)" in out
+    assert "scheduled" not in out
     assert sheet.read_text().startswith("# Cheat sheet")
     history = json.loads(invoke("stats", "drill-attention", "--json").stdout)
     assert [a["given"] for a in history["attempts"]] == ["d_k", "V"]

@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -67,11 +68,17 @@ def test_an_error_inside_the_block_leaves_the_old_file(tmp_path):
     assert leftovers(tmp_path) == []
 
 
+def make_socket_at(path: Path) -> None:
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.close()
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
         (lambda p: p.mkdir(), "a folder"),
-        (lambda p: os.mkfifo(p), "a FIFO"),
+        (make_socket_at, "a socket"),
     ],
 )
 def test_a_special_target_is_refused_untouched(tmp_path, make, message):
@@ -80,6 +87,30 @@ def test_a_special_target_is_refused_untouched(tmp_path, make, message):
     with pytest.raises(NotRegularFile, match=message):
         write_atomic(target, "x")
     assert leftovers(tmp_path) == []
+
+
+def test_a_device_is_written_straight_through():
+    write_atomic("/dev/null", "nothing to keep")
+
+
+def test_a_pipe_nobody_reads_is_an_error_not_a_hang(tmp_path):
+    fifo = tmp_path / "out.md"
+    os.mkfifo(fifo)
+    with pytest.raises(FileProblem, match="cannot write"):
+        write_atomic(fifo, "x")
+
+
+def test_a_pipe_with_a_reader_gets_the_data(tmp_path):
+    fifo = tmp_path / "out.md"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    for _ in range(100):  # the reader must have the FIFO open before a writer can
+        try:
+            write_atomic(fifo, "through the pipe")
+            break
+        except FileProblem:
+            time.sleep(0.05)
+    assert reader.communicate(timeout=10)[0] == b"through the pipe"
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path):

@@ -73,6 +73,19 @@ def seed(db, *attempts):
             store.record_attempt(session, item)
 
 
+def test_the_store_lists_only_overridden_attempts(tmp_path):
+    seed(
+        tmp_path / "p.db",
+        attempt("a", "x", "1"),
+        attempt("a", "x", "2", overridden=False),
+        attempt("b", "y", "3"),
+    )
+    with Store.open(tmp_path / "p.db") as store:
+        every = [a.given for a in store.each_attempt(overridden_only=True)]
+        of_a = [a.given for a in store.each_attempt("a", overridden_only=True)]
+        assert (every, of_a, len(store.attempts("a"))) == (["1", "3"], ["1"], 2)
+
+
 def test_overrides_command(invoke, tmp_path):
     db = tmp_path / "p.db"
     seed(

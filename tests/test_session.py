@@ -102,7 +102,9 @@ def test_out_of_tries_reveals_and_moves_on():
     session.answer("d_k")
     events = session.answer("log(d_k)")
     assert kinds(events) == ["Judged", "Revealed", "BlankAsked"]
-    assert events[1] == Revealed("scale", 1, "sqrt(d_k)", "out of tries")
+    assert events[1] == Revealed(
+        blank="scale", number=1, answer="sqrt(d_k)", because="out of tries"
+    )
     assert events[2].blank == "values"
     assert session.result.blanks[0].revealed and len(recorded) == 2
 
@@ -134,7 +136,7 @@ def test_reveal():
     session, recorded = make_session()
     session.start()
     events = session.answer("!")
-    assert events[0] == Revealed("scale", 1, "sqrt(d_k)", "asked")
+    assert events[0] == Revealed(blank="scale", number=1, answer="sqrt(d_k)", because="asked")
     assert isinstance(events[1], BlankAsked) and recorded == []
 
 

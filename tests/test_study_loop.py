@@ -7,6 +7,8 @@ from contextlib import closing
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from quizzer.answers import CardJudge
 from quizzer.cards.model import Card
@@ -26,7 +28,7 @@ from quizzer.study.events import (
 )
 from quizzer.study.loop import StudyOptions, run_study
 from quizzer.study.quiz import QuizSession
-from quizzer.study.recording import SessionProgress
+from quizzer.study.recording import SessionProgress, rating_for
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -99,7 +101,7 @@ def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=Fal
     if drill:
         session = DrillSession(list(cards), judge, clock, record=progress.record_attempt)
         options = StudyOptions(
-            interactive=interactive, follow_ups=False, bullets=False, rate_prompt=False
+            interactive=interactive, follow_ups=False, closing=False, rate_prompt=False
         )
     else:
         session = QuizSession(list(cards), judge, clock, record=progress.record_attempt)
@@ -127,7 +129,7 @@ def test_a_piped_quiz_lists_follow_ups_and_saves_the_review(store):
         "Judged",
         "CardFinished",
         "FollowUpsListed",
-        "BulletsShown",
+        "ClosingSections",
         "Scheduled",
         "SessionFinished",
     ]
@@ -154,7 +156,7 @@ def test_in_a_terminal_each_follow_up_waits_and_the_recap_stays_above_each_promp
         "QuestionShown",
         "Recap",
         "ApproachShown",
-        "BulletsShown",
+        "ClosingSections",
         "Recap",
         "Scheduled",
         "SessionFinished",
@@ -333,3 +335,43 @@ def test_prompt_types_are_the_shared_vocabulary():
         FollowUpAsked,
         GradeAsked,
     }
+
+
+# -- any script at all ------------------------------------------------------------------
+
+LINES = st.sampled_from(
+    ["m", "b", "2*m", "2*b", "?", "!", "/skip", "/override", "/quit", "", "1", "4", "))"]
+)
+SCRIPT = st.lists(
+    st.one_of(LINES, st.just(None), st.just(KeyboardInterrupt)), min_size=0, max_size=25
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(lines=SCRIPT, interactive=st.booleans(), drill=st.booleans())
+def test_whatever_is_typed_the_session_ends_once_and_the_database_agrees(
+    tmp_path_factory, lines, interactive, drill
+):
+    with Store.open(tmp_path_factory.mktemp("db") / "p.db") as store:
+        script = Script(*lines)
+        reason, shown = run(
+            store, script, cards=(LINE, LINE2), interactive=interactive, drill=drill
+        )
+        ends = [e for e in shown if type(e).__name__ in ("SessionFinished", "DrillFinished")]
+        assert len(ends) == 1 and shown[-1] is ends[0]
+        assert (reason == "interrupted") == (KeyboardInterrupt in lines[: len(script.prompts)])
+        finished = [e for e in shown if type(e).__name__ == "CardFinished"]
+        rated = [(e.card.id,) for e in finished if rating_for(e.result) is not None]
+        assert rows(store, "SELECT card_id FROM reviews WHERE card_id NOT LIKE '%#%'") == rated
+        overridden = sum(type(e).__name__ == "Overridden" for e in shown)
+        assert rows(store, "SELECT count(*) FROM attempts WHERE overridden = 1") == [(overridden,)]
+        if not drill:
+            done = summary(shown)
+            assert rows(store, "SELECT count(*), coalesce(sum(correct), 0) FROM attempts") == [
+                (done.attempts, done.correct)
+            ]
+            started = [e.card.id for e in shown if type(e).__name__ == "CardStarted"]
+            assert [c.card_id for c in done.cards] == started
+        assert rows(store, "SELECT count(*) FROM sessions WHERE ended_at IS NULL") == [(0,)]

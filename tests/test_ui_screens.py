@@ -5,8 +5,12 @@ from __future__ import annotations
 import io
 import typing
 
+import pytest
+
 from quizzer.cards.model import Card
+from quizzer.cards.sections import SECTIONS, Depth
 from quizzer.study import events
+from quizzer.study.results import CardResult
 from quizzer.ui.drill import _drill_views
 from quizzer.ui.screen import Screen
 from quizzer.ui.session import _session_views
@@ -27,7 +31,8 @@ def test_every_event_has_a_view() -> None:
         events.RedFlagsShown,
         events.DrillFinished,
     }
-    session_shown = set(_session_views()) | {events.CardFinished}
+    # CardFinished and ClosingSections take --brief: session_event shows them itself.
+    session_shown = set(_session_views()) | {events.CardFinished, events.ClosingSections}
     assert set(typing.get_args(events.Event)) == session_shown | drill_only
     assert drill_only <= set(_drill_views())
 
@@ -50,8 +55,38 @@ def test_quiz_and_drill_open_a_card_with_the_same_heading() -> None:
     drill_screen, drill_out = screen()
     from datetime import timedelta
 
-    started = events.DrillCardStarted(CARD, 1, 1, timedelta(minutes=5), timedelta(minutes=1))
+    started = events.DrillCardStarted(
+        card=CARD, number=1, total=1, remaining=timedelta(minutes=5), target=timedelta(minutes=1)
+    )
     drill_screen.drill_event(started)
     heading = "Scaled scores  #attention\ns = q k / sqrt([1])\nsymbols: d_k (or dk), q, k\n"
     assert quiz_out.getvalue().endswith(heading)
     assert drill_out.getvalue().endswith(heading)
+
+
+FULL = CARD.model_copy(
+    update={
+        "intuition": "Keep the scores' spread at one.",
+        "explanation": "Var(q · k) = d_k.",
+        "worked_example": "d_k = 64 gives a spread of 8.",
+        "code": "import numpy as np\nassert np.sqrt(64) == 8",
+        "red_flags": ["Dividing by d_k."],
+        "limitations": ["Long contexts."],
+        "bullets": ["Divide by sqrt(d_k)."],
+    }
+)
+
+
+@pytest.mark.parametrize(("brief", "depth"), [(False, Depth.STUDY), (True, Depth.REVIEW)])
+def test_after_a_card_the_sections_of_its_depth_follow_the_formula(brief, depth):
+    # The study loop shows the follow-ups between the two (see test_study_loop).
+    shown, out = screen()
+    result = CardResult(card_id=FULL.id, title=FULL.title, blanks=[])
+    shown.session_event(events.CardFinished(FULL, result, {"d_k": "d_k"}), brief=brief)
+    shown.session_event(events.ClosingSections(FULL), brief=brief)
+    text = out.getvalue()
+    assert text.startswith("✔ s = q k / sqrt(d_k)\n")
+    for section in SECTIONS:
+        if getattr(FULL, section.field):
+            assert (section.title in text) == (section.depth <= depth), section.field
+    assert ("assert np.sqrt(64) == 8" in text) == (not brief)

@@ -138,7 +138,7 @@ def _run(
         record=progress.record_attempt if progress else None,
     )
     options = StudyOptions(
-        interactive=interactive(), follow_ups=False, bullets=False, rate_prompt=False
+        interactive=interactive(), follow_ups=False, closing=False, rate_prompt=False
     )
     try:
         run(

@@ -54,7 +54,7 @@ def overrides(
     attempts = []
     if path.exists():
         with Store.open(path, create=False) as store:
-            attempts = store.attempts(card)
+            attempts = list(store.each_attempt(card, overridden_only=True))
     found = overrides_by_card(attempts, card)
     paths = {c.card_id: str(known[c.card_id].path) if c.card_id in known else None for c in found}
     if json:

@@ -126,7 +126,7 @@ def run_session(
     record = progress.record_attempt if progress else None
     session = QuizSession(cards, judges, clock, tries=tries, record=record)
     options = StudyOptions(
-        interactive=interactive(), follow_ups=not brief, bullets=True, rate_prompt=rate_prompt
+        interactive=interactive(), follow_ups=not brief, closing=True, rate_prompt=rate_prompt
     )
 
     def show(event: Event) -> None:

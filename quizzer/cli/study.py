@@ -115,7 +115,20 @@ def run(
 
     def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
         judges.start()  # the first question is on screen: warm the judge meanwhile
-        return read_line(screen, screen.prompt_for(prompt, remaining), options.interactive)
+        text = screen.prompt_for(prompt, remaining)
+        try:
+            line = read_line(screen, text, options.interactive)
+        except KeyboardInterrupt:
+            end_prompt_line()
+            raise
+        if line is None:
+            end_prompt_line()
+        return line
+
+    def end_prompt_line() -> None:
+        # Ctrl-C and Ctrl-D leave the cursor after the prompt: the summary starts below.
+        if options.interactive:
+            screen.line("")
 
     screen.keys_help(keys)
     ended = run_study(

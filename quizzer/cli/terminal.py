@@ -30,6 +30,8 @@ TICK_SECONDS = 0.2
 #: Characters kept of one piped line. The judge refuses answers of over 1,000
 #: characters, so this keeps enough to say "too large" and no more.
 MAX_PIPED_LINE = 1024
+#: Characters of one over-long line read and dropped; what follows counts as the next line.
+MAX_SKIPPED = 16 << 20
 #: Appended to a line cut at :data:`MAX_PIPED_LINE`, so no one mistakes it for the whole.
 CUT = "…"
 
@@ -46,9 +48,11 @@ def read_piped_line(stream: TextIO, limit: int = MAX_PIPED_LINE) -> str | None:
         return None
     if len(line) <= limit or line.endswith("\n"):
         return line.removesuffix("\n")
-    rest = line
-    while rest and not rest.endswith("\n"):
+    rest, skipped = line, 0
+    # Skip the rest of the line, but not forever: /dev/zero as input has no newline.
+    while rest and not rest.endswith("\n") and skipped < MAX_SKIPPED:
         rest = stream.readline(1 << 16)
+        skipped += len(rest)
     return line[:limit] + CUT
 
 
@@ -107,5 +111,4 @@ def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
                 return screen.ask(prompt)
         except EOFError:
             return None
-    line = sys.stdin.readline()
-    return None if line == "" else line.rstrip("\n")
+    return read_piped_line(sys.stdin)

@@ -19,7 +19,10 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
+from quizzer.cards.formula import filled_prompt
 from quizzer.cards.model import Card
+from quizzer.cards.sections import Depth
+from quizzer.export.markdown import sections_markdown
 from quizzer.progress.schedule import due_at
 from quizzer.study import defaults
 from quizzer.study.events import (
@@ -46,6 +49,7 @@ DEFAULT_CARDS = defaults.DRILL_CARDS
 
 
 def follow_up_id(card: Card, index: int) -> FollowUpId:
+    """The review item of the card's follow-up at ``index`` (0-based)."""
     return FollowUpId(card.id, index)
 
 
@@ -79,20 +83,16 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
         lines += ["Nothing missed in this drill.", ""]
     for item in report.missed:
         card = item.card
-        lines += [f"## {card.title}", "", f"`{card.filled_prompt()}`", ""]
-        lines += [f"- {bullet}" for bullet in card.bullets]
-        if card.red_flags:
-            lines += ["", "Phrases that signal junior thinking:", ""]
-            lines += [f"- {flag}" for flag in card.red_flags]
+        lines += [f"## {card.title}", "", f"`{filled_prompt(card)}`", ""]
+        lines += sections_markdown(card, Depth.REVIEW)
         if item.follow_up is not None and item.follow_up_right is False:
             follow = card.follow_ups[item.follow_up.index]
             lines += [
-                "",
                 f"**Follow-up to practise:** {follow.question}",
                 "",
                 f"> {follow.approach}",
+                "",
             ]
-        lines.append("")
     return "\n".join(lines)
 
 
@@ -158,6 +158,7 @@ class DrillSession:
         return False
 
     def remaining(self, now: datetime | None = None) -> timedelta:
+        """The time left, never negative."""
         return max(timedelta(0), self.deadline - (now or self.clock()))
 
     def prompt(self) -> Prompt:
@@ -166,13 +167,16 @@ class DrillSession:
             return self._quiz.asking()
         if self._step.name is Stage.FOLLOW_UP:
             follow = self.current.card.follow_ups[self._step.follow_up.index]
-            return FollowUpAsked(self.current.card, self._step.follow_up, follow)
+            item = self._step.follow_up
+            return FollowUpAsked(card=self.current.card, item=item, follow_up=follow)
         return GradeAsked(self._step.follow_up)
 
     def start(self) -> list[Event]:
+        """Events for the first card: call once, before any :meth:`answer`."""
         return self._translate(self._quiz.start())
 
     def answer(self, line: str) -> list[Event]:
+        """Handle one line: an answer to a blank, the follow-up answer, or a grade."""
         if self.finished:
             return []
         if line.strip() == QUIT:
@@ -190,9 +194,11 @@ class DrillSession:
         return self._translate(self._quiz.override())
 
     def next_card(self) -> list[Event]:
+        """Nothing: see :attr:`between_cards`."""
         return []
 
     def stop(self, reason: EndReason) -> list[Event]:
+        """End the drill now (quit, end of input, Ctrl-C) with its report."""
         if self.finished:
             return []
         return self._finish(reason)
@@ -232,7 +238,7 @@ class DrillSession:
         item = follow_up_id(card, index)
         self.current.follow_up = item
         self._step = _Step(Stage.FOLLOW_UP, item, self.clock())
-        return [FollowUpAsked(card, item, card.follow_ups[index])]
+        return [FollowUpAsked(card=card, item=item, follow_up=card.follow_ups[index])]
 
     def _follow_up_answered(self, line: str) -> list[Event]:
         item = self._step.follow_up
@@ -278,7 +284,10 @@ class DrillSession:
             self.current.result = partial
         elapsed = int((self.clock() - self.started).total_seconds() * 1000)
         self.report = DrillReport(
-            self.items[:reached], int(self.target.total_seconds() * 1000), reason, elapsed
+            cards=self.items[:reached],
+            target_ms=int(self.target.total_seconds() * 1000),
+            ended_by=reason,
+            elapsed_ms=elapsed,
         )
         return [DrillFinished(self.report)]
 

@@ -26,6 +26,9 @@ from quizzer.study.results import AnswerChange, CardResult, DrillReport, Session
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
 
+# Events with four fields or more are built by keyword (kw_only): a positional
+# Judged(verdict, 1, True, 2) reads as nothing.
+
 # -- what a session says ------------------------------------------------------------
 
 
@@ -36,7 +39,7 @@ class CardStarted:
     total: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BlankAsked:
     """A blank is waiting for an answer (also the prompt of that input line)."""
 
@@ -47,7 +50,7 @@ class BlankAsked:
     tries_allowed: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Judged:
     verdict: Verdict
     number: int
@@ -62,7 +65,7 @@ class HintShown:
     level: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Revealed:
     blank: str
     number: int
@@ -70,7 +73,7 @@ class Revealed:
     because: Literal["asked", "out of tries"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Overridden:
     """The learner counted a rejected answer as right (``/override``)."""
 
@@ -99,7 +102,7 @@ class SessionFinished:
     summary: SessionSummary
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DrillCardStarted:
     card: Card
     number: int
@@ -175,13 +178,13 @@ class ApproachAsked:
 
 
 @dataclass(frozen=True)
-class BulletsShown:
-    """The 60-second review that closes a card."""
+class ClosingSections:
+    """The sections after a finished card's follow-ups (the 60-second review)."""
 
     card: Card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Scheduled:
     """A review item was saved with ``grade`` and comes back at ``due``."""
 
@@ -192,7 +195,7 @@ class Scheduled:
     replaced: bool = False  # the learner changed the grade first given
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Recap:
     """One line that keeps a finished card's verdict in view above a later prompt."""
 
@@ -204,7 +207,7 @@ class Recap:
     now: datetime
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RatingAsked:
     """The grade a card earned, its next review, and a key to change it."""
 
@@ -240,7 +243,7 @@ Event = (
     | DrillFinished
     | FollowUpsListed
     | QuestionShown
-    | BulletsShown
+    | ClosingSections
     | Scheduled
     | Recap
     | AnswersChanged

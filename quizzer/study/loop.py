@@ -32,8 +32,8 @@ from quizzer.study.events import (
     AnswersChanged,
     ApproachAsked,
     ApproachShown,
-    BulletsShown,
     CardFinished,
+    ClosingSections,
     DrillFinished,
     EndReason,
     Event,
@@ -52,8 +52,9 @@ from quizzer.study.events import (
     SessionFinished,
     parse_grade,
 )
-from quizzer.study.quiz import OVERRIDE, QUIT, CardResult, Clock
-from quizzer.study.recording import AnswerChange, rating_for
+from quizzer.study.quiz import OVERRIDE, QUIT, Clock
+from quizzer.study.recording import rating_for
+from quizzer.study.results import AnswerChange, CardResult
 
 
 class Session(Protocol):
@@ -120,7 +121,7 @@ class StudyOptions:
 
     interactive: bool = False  # a person at a terminal: wait for Enter, offer the rating
     follow_ups: bool = True  # show a finished card's follow-ups (quiz, without --brief)
-    bullets: bool = True  # close a finished card with its 60-second review (quiz)
+    closing: bool = True  # close a finished card with the sections after its follow-ups
     rate_prompt: bool = True  # in a terminal, let one key change the grade a card earned
 
 
@@ -161,6 +162,28 @@ def run_study(
     return loop.run()
 
 
+@dataclass
+class _Finished:
+    """The last finished card: what its recap shows, and its review once saved."""
+
+    card: Card
+    result: CardResult
+    filled: dict[str, str]
+    at: datetime  # when it was graded (intervals are measured from here)
+    grade: Grade | None
+    due: datetime | None = None  # None: no review saved (nothing recorded, or skipped)
+
+    def recap(self) -> Recap:
+        return Recap(
+            card=self.card,
+            result=self.result,
+            filled=self.filled,
+            grade=self.grade,
+            due=self.due,
+            now=self.at,
+        )
+
+
 class _Loop:
     def __init__(
         self,
@@ -180,7 +203,7 @@ class _Loop:
         self.options = options
         self.fingerprints = fingerprints
         self.ended_by: EndReason = "finished"
-        self.recap: Recap | None = None  # the last finished card, kept in view
+        self.finished: _Finished | None = None  # the last finished card, kept in view
 
     def run(self) -> EndReason:
         try:
@@ -252,16 +275,17 @@ class _Loop:
                 self.show(event)
 
     def _card_finished(self, event: CardFinished) -> None:
+        # Saved before anything is shown: no way out after this can lose the review.
         now = self.clock()
         grade = rating_for(event.result)
-        due = None
+        finished = _Finished(event.card, event.result, event.filled, now, grade)
         if self.progress is not None and grade is not None:
-            due = self.progress.save_review(event.result, grade, now)
-        self.recap = Recap(event.card, event.result, event.filled, grade, due, now)
+            finished.due = self.progress.save_review(event.result, grade, now)
+        self.finished = finished
         self.show(event)
         self._answer_changes(event.card)
         self._teach(event.card)
-        self._offer_rating(event.card.id, event.result.ms)
+        self._offer_rating(finished)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:
@@ -271,7 +295,7 @@ class _Loop:
             self.show(AnswersChanged(card.id, tuple(changes)))
 
     def _teach(self, card: Card) -> None:
-        """The follow-ups (one at a time in a terminal) and the 60-second review."""
+        """The follow-ups (one at a time in a terminal), then the sections after them."""
         if self.options.follow_ups and card.follow_ups:
             if not self.options.interactive:
                 self.show(FollowUpsListed(card))
@@ -280,65 +304,63 @@ class _Loop:
                 self.show(QuestionShown(card, item, follow))
                 self._ask(functools.partial(ApproachAsked, item))
                 self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
-        if self.options.bullets and card.bullets:
-            self.show(BulletsShown(card))
+        if self.options.closing:
+            self.show(ClosingSections(card))
 
-    def _offer_rating(self, card_id: str, ms: int) -> None:
+    def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""
-        if self._saved() is None:
+        if finished.grade is None or finished.due is None:
             return
         if self.options.interactive and self.options.rate_prompt:
-            changed = parse_grade(self._ask(lambda: self._rating_asked(card_id)))
-            grade = self._rating_asked(card_id).grade
-            if changed is not None and changed != grade and self.progress is not None:
-                now = self.clock()
-                due = self.progress.replace_rating(card_id, changed, now, ms)
-                self._remember(changed, due, now)
-                self.show(Scheduled(card_id, changed, due, now, replaced=True))
+
+            def asking() -> RatingAsked:
+                assert finished.grade is not None and finished.due is not None
+                return RatingAsked(
+                    card_id=finished.card.id,
+                    grade=finished.grade,
+                    due=finished.due,
+                    now=finished.at,
+                )
+
+            changed = parse_grade(self._ask(asking))
+            if changed is not None and changed != finished.grade:
+                self._regrade(finished, changed)
                 return
-        asked = self._rating_asked(card_id)
-        self.show(Scheduled(card_id, asked.grade, asked.due, asked.now))
+        self.show(
+            Scheduled(
+                item=finished.card.id, grade=finished.grade, due=finished.due, now=finished.at
+            )
+        )
 
-    def _saved(self) -> Recap | None:
-        """The last finished card's recap, if its review was saved."""
-        recap = self.recap
-        return recap if recap and recap.grade is not None and recap.due is not None else None
-
-    def _rating_asked(self, card_id: str) -> RatingAsked:
-        recap = self._saved()
-        assert recap is not None and recap.grade is not None and recap.due is not None
-        return RatingAsked(card_id, recap.grade, recap.due, self.clock())
+    def _regrade(self, finished: _Finished, grade: Grade) -> None:
+        """Replace the finished card's saved review with one graded ``grade``."""
+        if self.progress is None:
+            return
+        now = self.clock()
+        card_id = finished.card.id
+        finished.due = self.progress.replace_rating(card_id, grade, now, finished.result.ms)
+        finished.grade, finished.at = grade, now
+        self.show(Scheduled(item=card_id, grade=grade, due=finished.due, now=now, replaced=True))
 
     def _overridden(self, event: Overridden) -> None:
         if self.progress is not None:
             self.progress.record_override(event.card_id, event.blank, event.try_number)
         self.show(event)
-        recap = self._saved()
-        if recap is None or recap.result is not event.result:
+        finished = self.finished
+        if finished is None or finished.result is not event.result or finished.due is None:
             return  # the card is still going: its grade comes when it finishes
         # The card's review was saved with the judge's verdict: grade it again.
         grade = rating_for(event.result)
-        if self.progress is None or grade is None:
-            return
-        now = self.clock()
-        due = self.progress.replace_rating(event.card_id, grade, now, event.result.ms)
-        self._remember(grade, due, now)
-        self.show(Scheduled(event.card_id, grade, due, now, replaced=True))
+        if grade is not None:
+            self._regrade(finished, grade)
 
     def _follow_up_graded(self, event: FollowUpGraded) -> None:
         if self.progress is None:
             return
         now = self.clock()
         due = self.progress.save_rating(str(event.item), event.grade, now, event.ms)
-        self.show(Scheduled(event.item, event.grade, due, now))
-
-    # -- the recap ------------------------------------------------------------------
-
-    def _remember(self, grade: Grade, due: datetime, now: datetime) -> None:
-        if self.recap is not None:
-            recap = self.recap
-            self.recap = Recap(recap.card, recap.result, recap.filled, grade, due, now)
+        self.show(Scheduled(item=event.item, grade=event.grade, due=due, now=now))
 
     def _show_recap(self) -> None:
-        if self.options.interactive and self.recap is not None:
-            self.show(self.recap)
+        if self.options.interactive and self.finished is not None:
+            self.show(self.finished.recap())

@@ -255,7 +255,11 @@ class QuizSession:
         self._at.card_started_at = now
         self._at.asked_at = now
         self.results.append(
-            CardResult(self.card.id, self.card.title, [BlankResult(n) for n in self.card.blanks])
+            CardResult(
+                card_id=self.card.id,
+                title=self.card.title,
+                blanks=[BlankResult(name) for name in self.card.blanks],
+            )
         )
         started = CardStarted(card=self.card, number=self._at.card_index + 1, total=len(self.cards))
         return [started, self.asking()]
@@ -343,7 +347,9 @@ class QuizSession:
 
     def _finish(self, reason: EndReason) -> list[Event]:
         self.finished = True
-        summary = SessionSummary(self.results, self.attempts, self.correct, reason)
+        summary = SessionSummary(
+            cards=self.results, attempts=self.attempts, correct=self.correct, ended_by=reason
+        )
         return [SessionFinished(summary)]
 
 

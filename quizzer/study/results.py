@@ -63,7 +63,7 @@ class CardResult:
         return any(b.tries or b.hints or b.revealed for b in self.blanks)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SessionSummary:
     cards: list[CardResult]
     attempts: int
@@ -101,7 +101,7 @@ class DrillCard:
         return blanks_missed or self.follow_up_right is False
 
 
-@dataclass
+@dataclass(kw_only=True)
 class DrillReport:
     cards: list[DrillCard]
     target_ms: int

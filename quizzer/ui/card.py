@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cards.sections import Depth, Kind, Section, citation, sections_to
 from quizzer.ui.console import Output
 from quizzer.ui.widgets import (
     GAP_STYLE,
@@ -20,21 +24,32 @@ from quizzer.ui.widgets import (
 
 if TYPE_CHECKING:
     from quizzer.cards.deck import LoadedCard
-    from quizzer.cards.model import Card
+    from quizzer.cards.model import Card, Source
 
-SECTION_STYLES = {
-    "intuition": "blue",
-    "explanation": "blue",
-    "limitations": "yellow",
-    "used_in": "green",
-    "red_flags": "red",
+#: Border colour of a section's panel: by kind, unless the section has its own.
+KIND_STYLES: dict[Kind, str] = {
+    "prose": "blue",
+    "code": "blue",
+    "list": "cyan",
     "follow_ups": "magenta",
-    "bullets": "cyan",
     "sources": "dim",
+    "related": "dim",
 }
+FIELD_STYLES = {"limitations": "yellow", "used_in": "green", "red_flags": "red"}
 
 
-class CardScreen(Output):
+class TeachingOutput(Output):
+    """Printing a card's teaching sections."""
+
+    def teaching(self, card: Card, depth: Depth) -> None:
+        """Every section of ``card`` that a view of ``depth`` shows, in reading order."""
+        for renderable in teaching_panels(card, depth):
+            # Not cropped: a source's address is one long line the terminal wraps,
+            # so it stays whole and clickable (see sources_body).
+            self.out.print(renderable, crop=False)
+
+
+class CardScreen(TeachingOutput):
     """The screen of ``show``."""
 
     def card(self, loaded: LoadedCard) -> None:
@@ -45,8 +60,7 @@ class CardScreen(Output):
         self.out.print(blanks_table(card))
         if card.symbols:
             self.out.print(symbols_table(card))
-        for renderable in teaching_panels(card):
-            self.out.print(renderable)
+        self.teaching(card, Depth.REFERENCE)
         self.note(f"from {loaded.path}")
 
 
@@ -93,35 +107,65 @@ def follow_ups_body(card: Card, *, with_approach: bool = True) -> RenderableType
     return Group(*items[:-1]) if items else Text()
 
 
-def teaching_panels(card: Card, *, brief: bool = False) -> list[RenderableType]:
-    """The card's teaching sections as panels, in reading order.
+def teaching_panels(
+    card: Card, depth: Depth, *, skip: Collection[str] = ()
+) -> list[RenderableType]:
+    """The card's teaching sections down to ``depth``, in reading order, but those in
+    ``skip`` (fields a screen shows its own way)."""
+    views = (section_view(card, s) for s in sections_to(depth) if s.field not in skip)
+    return [view for view in views if view is not None]
 
-    ``brief`` keeps only what fits on the way to an interview: red flags and bullets.
+
+def section_view(card: Card, section: Section) -> RenderableType | None:
+    """One section as it is shown, or None when the card leaves it empty: a titled
+    panel, except sources and related cards, whose addresses a border would break."""
+    body = section_body(card, section)
+    if body is None or section.kind in ("sources", "related"):
+        return body
+    return section_panel(section.title, body, section_style(section))
+
+
+def section_style(section: Section) -> str:
+    """The colour a section is drawn in."""
+    return FIELD_STYLES.get(section.field, KIND_STYLES[section.kind])
+
+
+def section_body(card: Card, section: Section) -> RenderableType | None:
+    """A section's content drawn by its kind, or None when the card leaves it empty."""
+    value = getattr(card, section.field)
+    if not value:
+        return None
+    if section.kind == "prose":
+        return markdown(value)
+    if section.kind == "code":
+        return code_block(value)
+    if section.kind == "list":
+        return bullets(value)
+    if section.kind == "follow_ups":
+        return follow_ups_body(card)
+    if section.kind == "sources":
+        return sources_body(section.title, value)
+    return Text(f"{section.title}: " + ", ".join(value), style="dim")
+
+
+def code_block(source: str) -> RenderableType:
+    """Python source, highlighted with the terminal's own palette. quizzer never runs it."""
+    from rich.syntax import Syntax
+
+    return Syntax(source, "python", theme="ansi_dark", background_color="default", word_wrap=True)
+
+
+def sources_body(title: str, sources: Sequence[Source]) -> RenderableType:
+    """Each source on its line, its address whole on the next as a terminal link.
+
+    The address is never wrapped or cropped by Rich (print it uncropped): the
+    terminal wraps it, so a click or a copy takes all of it.
     """
-    panels: list[RenderableType] = []
-
-    def add(key: str, title: str, body: RenderableType) -> None:
-        panels.append(section_panel(title, body, SECTION_STYLES[key]))
-
-    if not brief:
-        if card.intuition:
-            add("intuition", "Intuition", markdown(card.intuition))
-        if card.explanation:
-            add("explanation", "Explanation", markdown(card.explanation))
-    if card.red_flags:
-        add("red_flags", "Red flags", bullets(card.red_flags))
-    if not brief:
-        if card.follow_ups:
-            add("follow_ups", "What an interviewer would ask next", follow_ups_body(card))
-        if card.limitations:
-            add("limitations", "Where it stops working", bullets(card.limitations))
-        if card.used_in:
-            add("used_in", "Used in", bullets(card.used_in))
-    if card.bullets:
-        add("bullets", "60-second review", bullets(card.bullets))
-    if not brief and card.sources:
-        lines = [s.title + (f" {s.url}" if s.url else "") for s in card.sources]
-        add("sources", "Sources", bullets(lines))
-    if not brief and card.related:
-        panels.append(Text("Related: " + ", ".join(card.related), style="dim"))
-    return panels
+    lines: list[RenderableType] = [Rule(title, style="dim", align="left")]
+    for source in sources:
+        lines.append(bullets([citation(source)]))
+        if source.url:
+            address = Text("  ", no_wrap=True, overflow="ignore")
+            address.append(source.url, style=Style(link=source.url, underline=True))
+            lines.append(address)
+    return Group(*lines)

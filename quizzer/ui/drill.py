@@ -10,6 +10,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.cards.formula import filled_prompt
+from quizzer.cards.sections import Depth, sections_to
+from quizzer.ui.card import section_body, section_style
 from quizzer.ui.session import SessionScreen
 from quizzer.ui.widgets import (
     bullets,
@@ -161,13 +164,16 @@ class DrillScreen(SessionScreen):
 
 
 def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
-    """Each missed card's title, filled formula and 60-second review."""
+    """Each missed card's title, filled formula and what to keep in mind (red flags,
+    60-second review)."""
     parts: list[RenderableType] = []
     for item in missed:
         parts.append(Text(item.card.title, style="bold"))
-        parts.append(Text(item.card.filled_prompt(), style="green"))
-        if item.card.bullets:
-            parts.append(bullets(item.card.bullets))
+        parts.append(Text(filled_prompt(item.card), style="green"))
+        for section in sections_to(Depth.REVIEW):
+            body = section_body(item.card, section)
+            if body is not None:
+                parts += [Text(section.title, style=section_style(section)), body]
         parts.append(Text())
     return Group(*parts[:-1])
 

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from rich.padding import Padding
 from rich.text import Text
 
-from quizzer.ui.card import follow_ups_body
+from quizzer.cards.sections import BY_FIELD, SECTIONS, Depth, sections_to
+from quizzer.ui.card import section_style, section_view
 from quizzer.ui.console import Output
 from quizzer.ui.verdict import verdict_text
 from quizzer.ui.widgets import (
-    bullets,
     card_heading,
     clock_face,
     counted,
@@ -23,13 +23,13 @@ from quizzer.ui.widgets import (
     prompt_text,
     relative,
     report_table,
-    section_panel,
     when,
 )
 
 if TYPE_CHECKING:
     from datetime import datetime, timedelta
 
+    from quizzer.cards.model import Card
     from quizzer.progress import selection
     from quizzer.study import events as flow
     from quizzer.study import overrides, quiz
@@ -58,7 +58,7 @@ class SessionScreen(Output):
         elif isinstance(prompt, flow.ApproachAsked):
             text = APPROACH_PROMPT
         elif isinstance(prompt, flow.RatingAsked):
-            text = self.rating_prompt(prompt.grade, prompt.due, prompt.now)
+            text = self.rating_prompt(prompt.grade)
         elif isinstance(prompt, flow.FollowUpAsked):
             text = "your answer (or say it out loud), then Enter › "
         else:
@@ -69,8 +69,12 @@ class SessionScreen(Output):
         """Show one thing that happened in a session (``brief``: no explanation)."""
         from quizzer.study import events as flow
 
+        # The two events whose look depends on --brief.
         if isinstance(event, flow.CardFinished):
             self.card_finished(event, brief=brief)
+            return
+        if isinstance(event, flow.ClosingSections):
+            self.closing_sections(event, brief=brief)
             return
         show = _session_views().get(type(event))
         if show is not None:
@@ -114,27 +118,43 @@ class SessionScreen(Output):
         self.out.print(Text(event.text, style="dim"))
 
     def card_finished(self, event: flow.CardFinished, *, brief: bool) -> None:
-        """The filled formula, then what to read while it is fresh."""
+        """The filled formula, then the sections to read while it is fresh, up to the
+        follow-ups (which the study loop shows next).
+
+        ``brief`` keeps what fits on the way to an interview (red flags, bullets).
+        """
         card = event.card
         self.out.print(filled_line(card, event.filled))
         if event.result.skipped:
             self.out.print(Text("skipped", style="dim"))
-        if card.explanation and not brief:
-            self.out.print(section_panel("Explanation", markdown(card.explanation), "blue"))
-        if card.red_flags:
-            self.out.print(section_panel("Red flags", bullets(card.red_flags), "red"))
+        self._sections(card, brief=brief, after_follow_ups=False)
+
+    def closing_sections(self, event: flow.ClosingSections, *, brief: bool = False) -> None:
+        """The sections after the follow-ups (the 60-second review)."""
+        self._sections(event.card, brief=brief, after_follow_ups=True)
+
+    def _sections(self, card: Card, *, brief: bool, after_follow_ups: bool) -> None:
+        follow_ups = SECTIONS.index(BY_FIELD["follow_ups"])
+        for section in sections_to(Depth.REVIEW if brief else Depth.STUDY):
+            if (SECTIONS.index(section) > follow_ups) != after_follow_ups:
+                continue
+            view = section_view(card, section) if section.kind != "follow_ups" else None
+            if view is not None:
+                self.out.print(view)
 
     def follow_ups_listed(self, event: flow.FollowUpsListed) -> None:
         """Every follow-up with its approach (no terminal to wait on)."""
-        body = follow_ups_body(event.card)
-        self.out.print(section_panel(FOLLOW_UPS_TITLE, body, "magenta"))
+        view = section_view(event.card, BY_FIELD["follow_ups"])
+        if view is not None:
+            self.out.print(view)
 
     def question_shown(self, event: flow.QuestionShown) -> None:
         """One follow-up question; its approach waits for Enter."""
         if event.item.index == 0:
             from rich.rule import Rule
 
-            self.out.print(Rule(FOLLOW_UPS_TITLE, style="magenta", align="left"))
+            section = BY_FIELD["follow_ups"]
+            self.out.print(Rule(section.title, style=section_style(section), align="left"))
         question = Text.assemble(
             (f"Q{event.item.number}. ", "bold magenta"), (event.follow_up.question, "bold")
         )
@@ -142,9 +162,6 @@ class SessionScreen(Output):
 
     def approach_shown(self, event: flow.ApproachShown) -> None:
         self.out.print(Padding(markdown(event.approach), (0, 0, 1, 4)))
-
-    def bullets_shown(self, event: flow.BulletsShown) -> None:
-        self.out.print(section_panel("60-second review", bullets(event.card.bullets), "cyan"))
 
     def overridden(self, event: flow.Overridden) -> None:
         self.out.print(
@@ -200,13 +217,13 @@ class SessionScreen(Output):
 
     # -- scheduling ---------------------------------------------------------------
 
-    def rating_prompt(self, grade: Grade, due: datetime, now: datetime) -> str:
-        """The prompt that shows the rating saved and lets the learner change it."""
-        # Short enough for 80 columns: the recap line above it has the rest.
-        return (
-            f"rated {grade.label} · next {relative(due - now)}"
-            " · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
-        )
+    def rating_prompt(self, grade: Grade) -> str:
+        """The prompt that names the rating saved and lets the learner change it.
+
+        The next review is on the recap line right above; left out here, the
+        prompt and a typed key fit 80 columns (readline scrolls longer ones).
+        """
+        return f"rated {grade.label} · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
 
     def scheduled(self, event: flow.Scheduled) -> None:
         """The rating saved and when the card comes back."""
@@ -314,9 +331,6 @@ class SessionScreen(Output):
         self.out.print(Text(f"Review: {due} due, {new} new", style="bold"))
 
 
-FOLLOW_UPS_TITLE = "What an interviewer would ask next"
-
-
 def recap_line(recap: flow.Recap) -> Text:
     """``✔ 2/2 right · Good · next review in 5 days · <the filled formula>``."""
     result = recap.result
@@ -354,7 +368,6 @@ def _session_views() -> dict[type, Callable[[SessionScreen, flow.Event], None]]:
         flow.FollowUpsListed: SessionScreen.follow_ups_listed,
         flow.QuestionShown: SessionScreen.question_shown,
         flow.ApproachShown: SessionScreen.approach_shown,
-        flow.BulletsShown: SessionScreen.bullets_shown,
         flow.Recap: SessionScreen.recap,
         flow.Scheduled: SessionScreen.scheduled,
         flow.AnswersChanged: SessionScreen.answers_changed,

@@ -114,8 +114,11 @@ def card_heading(card: Card, *, with_symbols: bool = True) -> Group:
 
 
 def filled_line(card: Card, filled: dict[str, str]) -> Text:
-    """``✔`` and the prompt with every answer in place."""
-    return Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), filled))
+    """``✔`` and the prompt with every answer in place, bracketed where precedence needs it."""
+    from quizzer.cards.formula import fitted_answers
+
+    fitted = fitted_answers(card, filled)
+    return Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), fitted))
 
 
 def counted(count: int, noun: str) -> str:
