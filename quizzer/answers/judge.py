@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from quizzer.answers import functions, numeric, symbolic
+from quizzer.answers.deadline import BudgetSpent, budget
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
     AnswerError,
@@ -51,6 +52,8 @@ MIN_VALID_POINTS = 4
 MIN_CONFIRMED = 3
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
+#: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
+SYMPY_SECONDS = 0.5
 #: Points with float values on both sides that a computed diagnosis needs.
 MIN_DIAGNOSIS_POINTS = 3
 
@@ -173,6 +176,9 @@ class _Expected:
     values: list[Any]  # one per point: a value, UNDEFINED or OVERFLOW
     #: 50-digit values, computed when first needed: point index -> value or None.
     precise: dict[int, Any] = field(default_factory=dict)
+    #: Its SymPy form (None where SymPy could not build it in time), once tried.
+    sympy_form: Any = None
+    sympy_tried: bool = False
 
 
 _PHRASE = re.compile(r"^[\w][\w\s'’-]*$")
@@ -338,7 +344,7 @@ class CardJudge:
         compiled = self.compiled(name)
         basis = f"words:{normalise_words(compiled.blank.answer)}"
         if compiled.expected is not None:
-            expr = self._sympy(compiled.expected.tree)
+            expr = self._expected_sympy(compiled.expected)
             if expr is not None:
                 basis = symbolic.canonical(expr)
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
@@ -403,16 +409,16 @@ class CardJudge:
             values = self.values_of(tree, more=True)
             comparison = self.compare(compiled.expected, tree, values)
         if comparison.equal:
-            exact = self._proved_equal(expr, compiled.expected.tree)
+            exact = self._proved_equal(expr, compiled.expected)
             how = "symbolic" if exact else "numeric"
             return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
-        if comparison.equal is None and self._proved_equal(expr, compiled.expected.tree):
+        if comparison.equal is None and self._proved_equal(expr, compiled.expected):
             # Symbolic proof may confirm what the points could not decide; it
             # never overrules a disagreement.
             return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values))
+        return wrong(self._diagnose(compiled, tree, values, expr))
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -428,34 +434,50 @@ class CardJudge:
                 continue
         return None
 
-    def _proved_equal(self, expr: Any, expected_tree: Node) -> bool:
-        expected_expr = self._sympy(expected_tree)
-        return (
-            expected_expr is not None
-            and expr is not None
-            and symbolic.same_after_normalising(expr, expected_expr)
-        )
+    # SymPy only reads answers back and may confirm them: each use gets a share
+    # of the time (SYMPY_SECONDS) and costs only its own result when it
+    # overruns (sqrt(exp((2-x)^1000)) took SymPy 113 s to build).
+
+    def _proved_equal(self, expr: Any, expected: _Expected) -> bool:
+        expected_expr = self._expected_sympy(expected)
+        if expected_expr is None or expr is None:
+            return False
+        try:
+            with budget(SYMPY_SECONDS):
+                return bool(symbolic.same_after_normalising(expr, expected_expr))
+        except BudgetSpent:
+            return False
+
+    def _expected_sympy(self, expected: _Expected) -> Any:
+        if not expected.sympy_tried:
+            expected.sympy_form = self._sympy(expected.tree)
+            expected.sympy_tried = True
+        return expected.sympy_form
 
     def _sympy(self, tree: Node) -> Any:
         try:
-            return symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                return symbolic.to_sympy(tree, self.table)
+        except BudgetSpent:
+            return None
         except Exception:  # SymPy refuses some combinations (Max of matrices...)
             return None
 
     def _read_back(self, tree: Node) -> tuple[str | None, str | None, Any]:
         """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
+        expr = None
         try:
-            expr = symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                expr = symbolic.to_sympy(tree, self.table)
+                if symbolic.has_huge_number(expr):
+                    return None, None, expr  # printing it would cost more than judging it
+                return symbolic.plain(expr), symbolic.pretty(expr), expr
         except TooLarge:
             raise
-        except Exception:  # SymPy refuses some combinations (Max of matrices...)
-            return None, None, None
-        if symbolic.has_huge_number(expr):
-            return None, None, expr  # printing it would cost more than judging it
-        try:
-            return symbolic.plain(expr), symbolic.pretty(expr), expr
-        except Exception:  # a printer gap must not cost the learner a verdict
+        except BudgetSpent:
             return None, None, expr
+        except Exception:  # SymPy refuses some combinations; a printer gap must not
+            return None, None, expr  # cost the learner a verdict
 
     def compare(self, expected: _Expected, tree: Node, values: list[Any]) -> Comparison:
         """Compare an answer's values with the expected ones, point by point.
@@ -532,7 +554,7 @@ class CardJudge:
 
     # -- feedback --------------------------------------------------------------
 
-    def _diagnose(self, compiled: _CompiledBlank, tree: Node, values: list[Any]) -> str:
+    def _diagnose(self, compiled: _CompiledBlank, tree: Node, values: list[Any], expr: Any) -> str:
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
@@ -545,17 +567,18 @@ class CardJudge:
         ]
         return diagnose(
             pairs,
-            self._symbols_of(expected.tree),
-            self._symbols_of(tree),
+            _symbols_of(expected.tree, self._expected_sympy(expected)),
+            _symbols_of(tree, expr),
             rounded_constants(tree),
         )
 
-    def _symbols_of(self, tree: Node) -> set[str]:
-        """The symbols a value depends on: after SymPy's tidying, so n^0 uses no n."""
-        expr = self._sympy(tree)
-        if expr is None:
-            return set(symbols_used(tree))
-        return {str(symbol) for symbol in expr.free_symbols}
+
+def _symbols_of(tree: Node, expr: Any) -> set[str]:
+    """The symbols a value depends on: after SymPy's tidying when it read the
+    tree (so n^0 uses no n), else the symbols the tree names."""
+    if expr is None:
+        return set(symbols_used(tree))
+    return {str(symbol) for symbol in expr.free_symbols}
 
 
 def free_symbols(tree: Node) -> set[str]:
