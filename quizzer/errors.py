@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 
 
@@ -42,8 +43,8 @@ class DeckNotFound(QuizzerError):
 class InvalidCard(QuizzerError):
     """The card named on the command line has problems."""
 
-    def __init__(self, problems: list[object]) -> None:
-        self.problems = problems
+    def __init__(self, problems: Sequence[object]) -> None:
+        self.problems = list(problems)
         first = str(problems[0]) if problems else "invalid card"
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         super().__init__(f"invalid card: {first}{more}")

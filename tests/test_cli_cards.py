@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
@@ -50,21 +51,86 @@ def test_list_warns_about_broken_files_but_succeeds(invoke, write_card):
     assert "1 card file could not be loaded" in result.stderr
 
 
-def test_show_renders_every_section(invoke):
-    result = invoke("show", "attention")
-    assert result.exit_code == 0
+FULL_CARD_EXTRA = """
+worked_example: |
+  With d_k = 64 the scores have standard deviation 8; dividing by sqrt(64) = 8 brings it to 1.
+code: |
+  import numpy as np
+
+  def attention(q, k, v):
+      scores = q @ k.T / np.sqrt(q.shape[-1])
+      return scores
+  assert attention(np.ones((1, 4)), np.ones((1, 4)), None)[0, 0] == 2.0
+related: [one-card, other-card]
+"""
+
+
+@pytest.fixture
+def full_card(write_card):
+    """The attention card with every section of the sections table filled in."""
+    text = ATTENTION.read_text(encoding="utf-8").replace("related: []\n", "")
+    return write_card(text + FULL_CARD_EXTRA, "deck/attention.yaml")
+
+
+def test_show_renders_every_section_of_the_table(invoke, full_card):
+    from quizzer.cards.sections import SECTIONS
+
+    result = invoke("show", str(full_card))
+    assert result.exit_code == 0, result.output
     out = result.stdout
     assert "softmax(Q Kᵀ / [1]) [2]" in out
-    for heading in (
-        "Intuition",
-        "Explanation",
-        "Red flags",
-        "What an interviewer would ask next",
-        "60-second review",
-        "Sources",
-    ):
-        assert heading in out
-    assert max(len(line) for line in out.splitlines()) <= 80
+    # Every section, under its title, in the table's order.
+    places = [out.index(section.title) for section in SECTIONS]
+    assert places == sorted(places)
+    assert "def attention(q, k, v):" in out  # code shown as written, never run
+    assert "Related: one-card, other-card" in out
+
+
+def test_show_prints_source_addresses_whole_and_nothing_else_past_the_width(invoke):
+    from quizzer.cards.deck import load_card_file
+
+    out = invoke("show", "attention").stdout
+    lines = out.splitlines()
+    addresses = [s.url for s in load_card_file(ATTENTION)[0].card.sources if s.url]
+    for address in addresses:
+        assert f"  {address}" in lines  # one line each, never folded or boxed
+    assert all(len(line) <= 80 for line in lines if line.strip() not in addresses)
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_show_makes_source_addresses_terminal_links(no_color):
+    import io
+
+    from rich.console import Console
+
+    from quizzer.cards.deck import load_card_file
+    from quizzer.ui.screen import Screen
+
+    out = io.StringIO()
+    screen = Screen(error_file=io.StringIO())
+    screen.out = Console(
+        file=out, width=40, force_terminal=True, no_color=no_color, markup=False, highlight=False
+    )
+    screen.card(load_card_file(ATTENTION)[0])
+    text = out.getvalue()
+    # OSC 8 hyperlinks: ESC ] 8 ; params ; URI ESC \ shown text ESC ] 8 ; ; ESC \
+    links = re.findall(r"\x1b\]8;[^;]*;(\S+?)\x1b\\(.*?)\x1b\]8;;\x1b\\", text, re.S)
+    shown = {uri: re.sub(r"\x1b\[[0-9;]*m", "", label) for uri, label in links}
+    card = load_card_file(ATTENTION)[0].card
+    # Each address is one link that shows the whole address, even far wider than 40 columns.
+    assert shown == {s.url: s.url for s in card.sources if s.url}
+
+
+def test_code_is_highlighted_in_colour_and_plain_without(invoke, full_card):
+    from quizzer.ui.card import code_block
+
+    assert "def attention" in invoke("show", str(full_card)).stdout
+    from rich.console import Console
+
+    coloured = Console(file=None, width=80, force_terminal=True, color_system="standard")
+    with coloured.capture() as captured:
+        coloured.print(code_block("import numpy as np"))
+    assert "\x1b[" in captured.get() and "import" in captured.get()
 
 
 def test_show_by_path_and_json(invoke):

@@ -372,7 +372,7 @@ def test_card_text_is_shown_as_written_never_as_rich_markup(invoke, write_card):
 def test_readline_leaves_ctrl_c_to_python():
     readline = pytest.importorskip("readline")
     ctypes = pytest.importorskip("ctypes")
-    from quizzer.ui.render import _leave_signals_to_python
+    from quizzer.ui.console import _leave_signals_to_python
 
     try:
         flag = ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_catch_signals")

@@ -192,7 +192,7 @@ def test_cheat_sheet_lists_missed_cards_only():
     assert sheet.startswith("# Cheat sheet — drill of 2026-03-01 09:00 UTC")
     assert "## Scaled dot-product attention" in sheet
     assert "`Attention(Q, K, V) = softmax(Q Kᵀ / sqrt(d_k)) V`" in sheet
-    assert "Phrases that signal junior thinking" in sheet
+    assert "**Red flags**" in sheet and "**60-second review**" in sheet
     assert "**Follow-up to practise:** Why is the constant sqrt(d_k)" in sheet
     assert "## Slope" not in sheet
 

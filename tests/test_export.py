@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -44,7 +46,7 @@ def test_anki_export_of_the_whole_deck(invoke, tmp_path):
 
     assert guid == genanki.guid_for("attention")  # stable: derived from the card id
     assert text.index("{{c1::sqrt(d_k)::") < text.index("{{c2::V::")
-    assert "\\(\\sqrt{d_{k}}\\)" in extra  # MathJax on the back
+    assert "\\(\\sqrt{d_{k}}\\)" in html.unescape(extra)  # MathJax on the back
     for heading in (
         "Explanation",
         "Red flags",
@@ -74,20 +76,88 @@ def test_reexporting_an_edited_deck_keeps_the_guids(invoke, tmp_path):
     assert "Scaled attention, edited" in two[1][0] and "edited" not in one[1][0]
 
 
-def test_fields_are_escaped_and_clozes_survive_braces():
-    card = Card.model_validate(
-        {
-            "id": "tricky",
-            "title": "T",
-            "prompt": "a <b>bold</b> & {{x}} claim",
-            "symbols": {"y": {}},
-            "blanks": {"x": {"answer": "\\frac{1}{\\sqrt{y}}", "hint": "a :: b }} c"}},
-        }
-    )
-    text = cloze_text(card)
+def anki_clozes(field: str) -> list[tuple[int, str, str | None]]:
+    """The clozes Anki reads in a field's HTML source: (number, answer, hint), decoded.
+
+    Anki's grammar (rslib/src/cloze.rs): ``{{c<n>::`` opens, ``::`` starts the
+    hint, ``}}`` closes; entities are decoded only when the text is shown.
+    """
+    found = []
+    for match in re.finditer(r"\{\{c(\d+)::(.*?)\}\}", field, re.S):
+        answer, _, hint = match.group(2).partition("::")
+        found.append((int(match.group(1)), html.unescape(answer), html.unescape(hint) or None))
+    return found
+
+
+TRICKY = Card.model_validate(
+    {
+        "id": "tricky",
+        "title": "Pick {{c5::this}} one",
+        "prompt": "a <b>bold</b> & {{x}} claim, then {{y}} too",
+        "symbols": {"y": {}, "z": {}},
+        "blanks": {
+            "x": {"answer": "\\frac{1}{\\sqrt{y}}", "hint": "a :: b }} c }"},
+            "y": {"answer": "z", "hint": "ends in a brace {z}"},
+        },
+        "explanation": "Use **bold** and `code`; {{c9::never}} a cloze. <script>x</script>",
+        "red_flags": ["Saying *variance* for {{c8::deviation}}"],
+    }
+)
+
+
+def test_cloze_text_gives_anki_exactly_the_blanks_with_their_answers_and_hints():
+    text = cloze_text(TRICKY)
     assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in text
-    inner = text[text.index("{{c1::") + 6 : text.rindex("}}")]
-    assert "}}" not in inner and inner.count("::") == 1
+    assert anki_clozes(text) == [
+        (1, "\\frac{1}{\\sqrt{y}}", "a :: b }} c }"),
+        (2, "z", "ends in a brace {z}"),
+    ]
+    assert "Pick {{c5::this}} one" in html.unescape(text)  # the title reads as written
+
+
+def test_every_field_of_a_note_is_safe_from_the_cloze_grammar(tmp_path):
+    from quizzer.export.anki import back_extra, write_anki
+
+    assert anki_clozes(back_extra(TRICKY)) == []
+    out = tmp_path / "tricky.apkg"
+    write_anki([(TRICKY, "deck")], out)
+    (note,) = notes(out, tmp_path)
+    assert all(anki_clozes(field) == [] for field in note[1][1:])
+    with closing(sqlite3.connect(tmp_path / "collection.anki2")) as db:
+        ordinals = sorted(row[0] for row in db.execute("SELECT ord FROM cards"))
+    assert ordinals == [0, 1]  # one card per blank: the title's {{c5::...}} adds none
+
+
+def test_back_renders_markdown_and_escapes_html():
+    from quizzer.export.anki import back_extra
+
+    back = back_extra(TRICKY)
+    assert "<strong>bold</strong>" in back and "<code>code</code>" in back
+    assert "<em>variance</em>" in back
+    assert "<script>" not in back and "&lt;script&gt;" in back
+
+
+def test_back_lists_every_accepted_form_of_each_blank():
+    from quizzer.export.anki import accepted_forms, back_extra
+
+    card = load_card_file(REPO / "content" / "training" / "adam-bias-correction.yaml")[0].card
+    back = back_extra(card).replace("&#123;", "{").replace("&#125;", "}")
+    for name, blank in card.blanks.items():
+        forms = accepted_forms(card, name)
+        assert forms[0] == blank.answer and len(forms) > 1
+        assert set(blank.also) | {e.answer for e in blank.examples if e.correct} <= set(forms)
+        for form in forms:
+            assert f"<code>{html.escape(form)}</code>" in back
+
+
+def test_back_shows_code_as_code_and_the_cloze_keeps_precedence():
+    from quizzer.export.anki import back_extra
+
+    card = TRICKY.model_copy(update={"code": "import numpy as np\nassert np.all(1 < 2)"})
+    back = back_extra(card)
+    assert '<pre><code class="language-python">import numpy as np\nassert np.all(1 &lt; 2)' in back
+    adam = load_card_file(REPO / "content" / "training" / "adam-bias-correction.yaml")[0].card
+    assert "m_t / ({{c1::1 - beta1^t::" in cloze_text(adam)
 
 
 def test_markdown_sheet_matches_the_snapshot():
@@ -154,3 +224,17 @@ def test_readme_reference_is_current():
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_markdown_sheet_fences_code_and_keeps_long_items_together():
+    card = TRICKY.model_copy(
+        update={
+            "code": "import numpy as np\nassert np.sqrt(4) == 2",
+            "bullets": ["first line\nsecond line"],
+        }
+    )
+    sheet = markdown_sheet([card])
+    assert "**Code**\n\n```python\nimport numpy as np\nassert np.sqrt(4) == 2\n```" in sheet
+    assert "- first line\n  second line" in sheet
+    with_fence = card.model_copy(update={"code": 'doc = """\n```\n"""'})
+    assert '````python\ndoc = """\n```\n"""\n````' in markdown_sheet([with_fence])

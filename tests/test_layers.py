@@ -19,6 +19,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 #: The rank of each top-level part of the package; higher ranks may import lower ones.
 LAYERS = {
     "errors": 0,
+    "files": 0,
     "cards": 1,
     "answers": 1,
     "progress": 1,

@@ -165,12 +165,21 @@ def test_malformed_backup_entries(tmp_path):
         import_progress(store, data, T0)
 
 
+def insert_old_attempt(store: Store, correct: bool) -> None:
+    """An attempt as an older schema stored it (``record_attempt`` writes today's columns)."""
+    session = store.start_session("quiz", T0)
+    store.connection.execute(
+        "INSERT INTO attempts (session_id, card_id, blank, given, correct, try, hints, ms, at)"
+        " VALUES (?, 'attention', 'scale', 'd_k', ?, 1, 0, 100, ?)",
+        (session, int(correct), T0.isoformat(timespec="milliseconds")),
+    )
+
+
 def test_migration_from_the_first_schema(tmp_path, monkeypatch):
     path = tmp_path / "old.db"
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
     with Store.open(path) as old:
-        session = old.start_session("quiz", T0)
-        old.record_attempt(session, Attempt("attention", "scale", "d_k", False, 1, 0, 100, T0))
+        insert_old_attempt(old, correct=False)
     with closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -216,3 +225,41 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
         assert set(store.fsrs_cards()) == {"card-0", "card-1"}
     with closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_migration_adds_the_overridden_flag_to_old_attempts(tmp_path, monkeypatch):
+    path = tmp_path / "v2.db"
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    with Store.open(path) as old:
+        insert_old_attempt(old, correct=True)
+    monkeypatch.undo()
+    with Store.open(path) as store:
+        assert [a.overridden for a in store.attempts()] == [False]
+        store.record_attempt(None, Attempt("attention", "scale", "dk", True, 2, 0, 9, T0, True))
+        assert [a.overridden for a in store.attempts()] == [False, True]
+        with pytest.raises(sqlite3.IntegrityError):
+            store.connection.execute("UPDATE attempts SET overridden = 2")
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+
+
+def test_the_overridden_flag_survives_export_and_import(tmp_path):
+    with Store.open(tmp_path / "a.db") as store:
+        store.record_attempt(None, Attempt("attention", "scale", "dk", True, 1, 0, 9, T0, True))
+        store.record_attempt(None, Attempt("attention", "values", "V", True, 1, 0, 9, T0))
+        data = export_progress(store)
+    assert [a["overridden"] for a in data["attempts"]] == [True, False]
+    with Store.open(tmp_path / "b.db") as other:
+        import_progress(other, data, T0)
+        assert [a.overridden for a in other.attempts()] == [True, False]
+
+
+def test_a_backup_from_before_overrides_imports_as_not_overridden(tmp_path):
+    with Store.open(tmp_path / "a.db") as store:
+        store.record_attempt(None, Attempt("attention", "scale", "dk", True, 1, 0, 9, T0))
+        data = export_progress(store)
+    for item in data["attempts"]:
+        del item["overridden"]
+    with Store.open(tmp_path / "b.db") as other:
+        import_progress(other, data, T0)
+        assert [a.overridden for a in other.attempts()] == [False]

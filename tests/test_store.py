@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quizzer.progress import store as store_module
 from quizzer.progress.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -218,3 +224,110 @@ def test_damage_deep_in_the_file_is_a_clear_error_on_first_use(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(StoreError, match="corrupt"), Store.open(path) as store:
         store.attempts()
+
+
+# -- creation races, read-only databases, special paths (issue 16, item 4) ---------------
+
+
+def open_and_count(path: str, start: float) -> str:
+    import time
+
+    time.sleep(max(0.0, start - time.time()))  # all processes open at the same moment
+    try:
+        with Store.open(Path(path)) as store:
+            return str(store.totals().attempts)
+    except StoreError as error:
+        return error.message
+
+
+def test_concurrent_creators_all_get_the_new_database(tmp_path):
+    import multiprocessing
+    import time
+
+    context = multiprocessing.get_context("fork")
+    with context.Pool(6) as pool:
+        for trial in range(8):
+            path = str(tmp_path / f"race-{trial}.db")
+            start = time.time() + 0.3
+            results = pool.starmap(open_and_count, [(path, start)] * 6)
+            assert results == ["0"] * 6, results
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [(os.mkfifo, "is a FIFO"), (os.mkdir, "is a folder")],
+)
+def test_a_special_database_path_is_refused(tmp_path, make, message):
+    path = tmp_path / "p.db"
+    make(path)
+    with pytest.raises(StoreError, match=message):
+        Store.open(path)
+
+
+WITHOUT_FILE_PERMISSION_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def can_drop_file_permission_override(tmp_path: Path) -> bool:
+    """Root reads and writes anything; setpriv can take that power away from one process."""
+    if shutil.which("setpriv") is None or os.geteuid() != 0:
+        return os.geteuid() != 0  # a normal user is subject to file permissions anyway
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    probe.chmod(0o555)
+    result = subprocess.run(
+        [*WITHOUT_FILE_PERMISSION_OVERRIDE, "touch", str(probe / "x")], capture_output=True
+    )
+    probe.chmod(0o755)
+    return result.returncode != 0
+
+
+@pytest.mark.parametrize("folder_writable", [True, False], ids=["file read-only", "folder too"])
+def test_a_read_only_database_serves_every_read_only_command(tmp_path, folder_writable):
+    if not can_drop_file_permission_override(tmp_path):
+        pytest.skip("cannot run a process without root's file-permission override")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "p.db"
+    with Store.open(db) as store:
+        store.record_attempt(store.start_session("quiz", T0), attempt())
+    db.chmod(0o444)
+    folder.chmod(0o755 if folder_writable else 0o555)
+    prefix = WITHOUT_FILE_PERMISSION_OVERRIDE if os.geteuid() == 0 else []
+    env = {**os.environ, "QUIZZER_DB": str(db), "QUIZZER_CACHE": str(tmp_path / "cache")}
+    try:
+        for args, code in [
+            (["stats", "--json"], 0),
+            (["list", "--json"], 0),
+            (["progress", "export", str(tmp_path / "backup.json")], 0),
+            (["quiz", "attention"], 2),
+        ]:
+            result = subprocess.run(
+                [*prefix, sys.executable, "-m", "quizzer", *args],
+                capture_output=True,
+                text=True,
+                env=env,
+                stdin=subprocess.DEVNULL,
+            )
+            assert result.returncode == code, (args, result.stderr)
+            if code == 2:
+                assert "read-only" in result.stderr
+    finally:
+        folder.chmod(0o755)
+    assert json.loads((tmp_path / "backup.json").read_text())["attempts"][0]["given"] == "d_k"
+
+
+def test_a_read_only_database_of_an_older_schema_says_how_to_upgrade(tmp_path, monkeypatch):
+    path = tmp_path / "p.db"
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    Store.open(path).close()
+    monkeypatch.undo()
+    real_connect = sqlite3.connect
+
+    def read_only(database, **kwargs):
+        if kwargs.get("uri"):
+            return real_connect(database, **kwargs)
+        return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    with pytest.raises(StoreError, match="read-only and needs upgrading"):
+        Store.open(path)

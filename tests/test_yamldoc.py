@@ -110,3 +110,17 @@ def test_round_trip_matches_safe_load(data):
 def test_arbitrary_text_raises_only_yaml_error(text):
     with contextlib.suppress(YamlError):
         load_yaml(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "1_0" * 3000],
+)
+def test_an_integer_too_long_for_python_is_a_located_error(text):
+    with pytest.raises(YamlError, match="number too long") as caught:
+        load_yaml(text)
+    assert caught.value.position.line == text.count("\n") + 1
+
+
+def test_a_long_integer_in_quotes_is_text():
+    assert load_yaml('x: "' + "9" * 5000 + '"').data == {"x": "9" * 5000}

@@ -17,22 +17,15 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from quizzer.cards.sections import STRICT_SECTIONS
+
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 TAG_PATTERN = ID_PATTERN
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*$"
 GAP = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 
 #: Teaching sections: optional in the model, required by ``validate --strict``.
-TEACHING_SECTIONS = (
-    "intuition",
-    "explanation",
-    "limitations",
-    "used_in",
-    "follow_ups",
-    "red_flags",
-    "bullets",
-    "sources",
-)
+TEACHING_SECTIONS = STRICT_SECTIONS
 
 
 def _answer_text(value: Any) -> Any:
@@ -160,13 +153,6 @@ class Card(_Strict):
     def gaps(self) -> list[str]:
         """Blank names in the order they appear in the prompt."""
         return [m.group(1) for m in GAP.finditer(self.prompt)]
-
-    def filled_prompt(self) -> str:
-        """The prompt with every blank's answer in place."""
-        return GAP.sub(
-            lambda m: self.blanks[m.group(1)].answer if m.group(1) in self.blanks else m.group(0),
-            self.prompt,
-        )
 
     def prompt_parts(self) -> list[str | Gap]:
         """The prompt as text pieces and numbered gaps, for display."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import textwrap
+
+from quizzer.cards.sections import SECTIONS, STRICT_SECTIONS, Section
+
 PLACEHOLDER = "TODO"
 
 
@@ -35,27 +39,9 @@ symbols:
 blanks:
 {blank_sections}
 
-# Teaching sections, shown after the card. All are required by `validate --strict`.
-intuition: >-
-  {PLACEHOLDER} the plain-language picture, without symbols.
-explanation: |
-  {PLACEHOLDER} the mechanics and the derivation (Markdown).
-limitations:
-  - {PLACEHOLDER} where the technique stops working.
-used_in:
-  - {PLACEHOLDER} a real model, library or paper that uses it.
-follow_ups:
-  - question: {PLACEHOLDER} what would an interviewer ask next?
-    approach: {PLACEHOLDER} how a strong candidate answers.
-red_flags:
-  - {PLACEHOLDER} a phrase that signals junior thinking.
-bullets:
-  - {PLACEHOLDER} what to remember in 60 seconds.
-sources:
-  - title: {PLACEHOLDER} the primary paper or textbook
-    url: https://example.org/{PLACEHOLDER.lower()}
-related: []                   # ids of cards to practise next
-"""
+# Teaching sections, in the order learners read them. `validate --strict` requires
+# {_strict_list()}.
+{_teaching_sections()}"""
 
 
 def _blank(name: str) -> str:
@@ -71,3 +57,42 @@ def _blank(name: str) -> str:
       - {{answer: "x n", correct: true}}
       - {{answer: "N*x", correct: true}}
       - {{answer: "x", correct: false}}"""
+
+
+def _strict_list() -> str:
+    return ", ".join(STRICT_SECTIONS)
+
+
+def _teaching_sections() -> str:
+    return "\n".join(_section(section) for section in SECTIONS) + "\n"
+
+
+def _section(section: Section) -> str:
+    """The section as YAML, its placeholder saying what to write (from the sections table)."""
+    todo = f"{PLACEHOLDER} {section.about}"
+    if section.kind == "prose":
+        return f"{section.field}: |\n  {todo}."
+    if section.kind == "code":
+        comment = "\n".join(f"  # {line}" for line in textwrap.wrap(f"{todo}.", 76))
+        return f"""\
+{section.field}: |
+{comment}
+  import numpy as np
+
+  n, x = 3.0, np.array([1.0, 2.0])
+  y = n * x
+  assert np.allclose(y, [3.0, 6.0])"""
+    if section.kind == "list":
+        return f"{section.field}:\n  - {todo}."
+    if section.kind == "follow_ups":
+        return f"""\
+{section.field}:
+  - question: {PLACEHOLDER} what would an interviewer ask next?
+    approach: {PLACEHOLDER} how a strong candidate answers."""
+    if section.kind == "sources":
+        return f"""\
+{section.field}:               # {section.about}
+  - title: {PLACEHOLDER} the primary paper or textbook
+    authors: {PLACEHOLDER} e.g. Vaswani et al.
+    url: https://example.org/{PLACEHOLDER.lower()}"""
+    return f"{section.field}: []                   # {section.about}"

@@ -114,7 +114,14 @@ class _Builder:
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
         if node.tag not in _SAFE_SCALAR_TAGS:
             raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
-        return self._scalars.construct_object(node, deep=True)
+        try:
+            return self._scalars.construct_object(node, deep=True)
+        except ValueError:
+            # Python refuses to turn a decimal string of over 4,300 digits into an int.
+            raise YamlError(
+                f"number too long ({len(str(node.value))} characters); quote it to keep it as text",
+                _position(node),
+            ) from None
 
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[str, Any]:
         if node.tag != _MAP_TAG:

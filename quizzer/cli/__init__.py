@@ -1,14 +1,17 @@
 """The ``quizzer`` command: a thin Typer layer over the core.
 
 Commands parse options, call the core, hand the results to
-:mod:`quizzer.ui.render`, and map failures to the exit codes of
+:mod:`quizzer.ui`, and map failures to the exit codes of
 :class:`quizzer.errors.ExitCode`. Each command group lives in its own module
 and is merged into the one app here.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -18,6 +21,7 @@ from quizzer import __version__
 from quizzer.cli import answers, cards, drill, export, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, Settings, screen_for
 from quizzer.errors import ExitCode, QuizzerError
+from quizzer.files import skipped_files_reported_to
 
 
 class QuizzerGroup(TyperGroup):
@@ -29,7 +33,8 @@ class QuizzerGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            with skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)):
+                return super().invoke(ctx)
         except QuizzerError as error:
             if _debug(ctx):
                 raise
@@ -37,6 +42,14 @@ class QuizzerGroup(TyperGroup):
             raise typer.Exit(int(error.exit_code)) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt, BrokenPipeError):
             raise  # Typer turns these into exit codes (a closed pipe exits quietly)
+        except OSError as error:
+            # Files and the database turn their own failures into QuizzerErrors; what
+            # is left is output that cannot be written (stdout on a full device).
+            if _debug(ctx) or error.errno not in _OUTPUT_FAILURES:
+                raise
+            with contextlib.suppress(OSError):
+                screen_for(ctx).error(f"cannot write the output: {error.strerror or error}")
+            raise typer.Exit(int(ExitCode.USAGE)) from None
         except Exception as error:  # a bug: one line, the traceback only with --debug
             if _debug(ctx) or _is_click_exception(error):
                 raise
@@ -44,6 +57,9 @@ class QuizzerGroup(TyperGroup):
                 f"internal error: {type(error).__name__}: {error} (run with --debug for details)"
             )
             raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+_OUTPUT_FAILURES = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}
 
 
 def _is_click_exception(error: Exception) -> bool:
@@ -113,4 +129,30 @@ app.add_typer(export.app)
 
 def main() -> None:
     """Console-script entry point."""
-    app(prog_name="quizzer")
+    _open_closed_streams()
+    try:
+        app(prog_name="quizzer")
+    finally:
+        _silence_unwritable_stdout()
+
+
+def _open_closed_streams() -> None:
+    """Give a stream closed by the caller (``quizzer quiz <&-``) the null device.
+
+    Python leaves ``sys.stdin`` None then; as /dev/null it is simply an empty
+    input, which every command already handles (a session ends cleanly).
+    """
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
+
+
+def _silence_unwritable_stdout() -> None:
+    # Python flushes stdout once more on exit; on a full device that would add a
+    # second, raw error after quizzer's own line, and turn the exit status into 120.
+    try:
+        sys.stdout.flush()
+    except OSError:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)

@@ -40,7 +40,7 @@ def check(
     given = list(answers or [])
     names = list(loaded.card.blanks)
     if len(given) > len(names):
-        from quizzer.ui.render import counted
+        from quizzer.ui.widgets import counted
 
         raise QuizzerError(
             f"card '{loaded.id}' has {counted(len(names), 'blank')}"

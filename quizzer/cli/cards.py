@@ -59,7 +59,7 @@ def list_cards(
         screen.card_list(cards)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
-        from quizzer.ui.render import counted
+        from quizzer.ui.widgets import counted
 
         screen.warning(
             f"{counted(len(broken), 'card file')} could not be loaded;"
@@ -125,6 +125,10 @@ def validate(
         raise typer.Exit(int(ExitCode.NOT_OK))
 
 
+#: Longest id ``new`` accepts: the id becomes a file name (at most 255 bytes).
+MAX_NEW_ID = 100
+
+
 @app.command()
 def new(
     ctx: typer.Context,
@@ -144,10 +148,16 @@ def new(
     from quizzer.cards.deck import schema_file
     from quizzer.cards.model import ID_PATTERN
     from quizzer.cards.template import card_template
+    from quizzer.files import write_new
 
-    if not re.match(ID_PATTERN, card_id):
+    if len(card_id) > MAX_NEW_ID:
         raise QuizzerError(
-            f"'{card_id}' is not a valid id: use lower-case kebab-case, like layer-norm"
+            f"the id is {len(card_id)} characters long; an id names a file, keep it to {MAX_NEW_ID}"
+        )
+    # fullmatch: with re.match, the pattern's $ also matches before a final newline.
+    if not re.fullmatch(ID_PATTERN, card_id):
+        raise QuizzerError(
+            f"{card_id!r} is not a valid id: use lower-case kebab-case, like layer-norm"
         )
     if deck.exists() and not deck.is_dir():
         raise QuizzerError(f"{deck} is a file, not a folder")
@@ -157,8 +167,9 @@ def new(
     try:
         deck.mkdir(parents=True, exist_ok=True)
         schema = os.path.relpath(schema_file(), deck.resolve())
-        with path.open("x", encoding="utf-8") as out:  # "x": never clobber a file made meanwhile
-            out.write(card_template(card_id, blanks, Path(schema).as_posix()))
+        write_new(path, card_template(card_id, blanks, Path(schema).as_posix()))
+    except FileExistsError:
+        raise QuizzerError(f"{path} already exists; not overwriting it") from None
     except OSError as error:
         raise QuizzerError(f"cannot write {path}: {error.strerror or error}") from None
     screen = screen_for(ctx)

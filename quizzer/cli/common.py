@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:  # the presentation layer pulls in pydantic and rich: load it on first use
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
 DeckOption = Annotated[
     list[Path] | None,
@@ -51,7 +51,7 @@ def settings_of(ctx: Any) -> Settings:
 
 
 def screen_for(ctx: Any) -> Screen:
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
     return Screen(no_color=settings_of(ctx).no_color)
 
@@ -71,6 +71,8 @@ def db_path_for(ctx: Any, db: Path | None) -> Path:
 
 
 NOW_ENV = "QUIZZER_NOW"
+#: The years QUIZZER_NOW may name.
+NOW_YEARS = (1970, 9000)
 
 
 def clock() -> datetime:
@@ -78,15 +80,21 @@ def clock() -> datetime:
     override = os.environ.get(NOW_ENV)
     if not override:
         return datetime.now(timezone.utc)
+    from quizzer.errors import QuizzerError
+
     try:
         moment = datetime.fromisoformat(override.replace("Z", "+00:00"))
-    except ValueError:
-        from quizzer.errors import QuizzerError
-
+        moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+        moment = moment.astimezone(timezone.utc)
+    except (ValueError, OverflowError):
         raise QuizzerError(f"{NOW_ENV} is not an ISO 8601 time: {override!r}") from None
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+    if not NOW_YEARS[0] <= moment.year <= NOW_YEARS[1]:
+        # Schedules reach years ahead; datetime stops at 9999 and would fail mid-session.
+        raise QuizzerError(
+            f"{NOW_ENV} is out of range: {override!r} (use a year from {NOW_YEARS[0]}"
+            f" to {NOW_YEARS[1]})"
+        )
+    return moment
 
 
 def complete_card(incomplete: str) -> list[tuple[str, str]]:

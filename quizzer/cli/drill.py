@@ -111,10 +111,11 @@ def drill(
         _run(screen, session, judges, progress, interactive, rating_for)
         report = session.report
         if sheet is not None and report is not None:
+            from quizzer.files import write_atomic
             from quizzer.study.drill import cheat_sheet_markdown
 
             try:
-                sheet.write_text(cheat_sheet_markdown(report, clock()), encoding="utf-8")
+                write_atomic(sheet, cheat_sheet_markdown(report, clock()))
             except OSError as error:
                 raise QuizzerError(f"cannot write {sheet}: {error.strerror or error}") from None
             screen.note(f"cheat sheet written to {sheet}")

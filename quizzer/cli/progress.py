@@ -108,26 +108,17 @@ def export(
 
     Example: [bold]quizzer progress export backup.json[/bold]
     """
-    import json
-
-    from quizzer.progress.backup import export_progress
+    from quizzer.progress.backup import write_backup
     from quizzer.progress.store import Store
 
     path = db_path_for(ctx, db)
     if not path.exists():
         raise QuizzerError(f"no progress to export (no database at {path})")
     with Store.open(path, create=False) as store:
-        data = export_progress(store)
-    try:
-        file.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError as error:
-        raise QuizzerError(f"cannot write {file}: {error.strerror or error}") from None
-    from quizzer.ui.render import counted
+        written = write_backup(store, file)
+    from quizzer.ui.widgets import counted
 
-    answers, reviews = (
-        counted(len(data["attempts"]), "answer"),
-        counted(len(data["reviews"]), "review"),
-    )
+    answers, reviews = counted(written.attempts, "answer"), counted(written.reviews, "review")
     screen_for(ctx).note(f"exported {answers} and {reviews} to {file}")
 
 
@@ -141,15 +132,17 @@ def import_(
 
     Example: [bold]quizzer progress import backup.json[/bold]
     """
-    from quizzer.progress.backup import import_progress, read_backup
+    from quizzer.files import open_regular
+    from quizzer.progress.backup import import_backup
     from quizzer.progress.store import Store
 
-    data = read_backup(file)
+    open_regular(file).close()  # a missing or special file is refused before any database work
     with Store.open(db_path_for(ctx, db)) as store:
-        added = import_progress(store, data, clock())
-    from quizzer.ui.render import counted
+        added = import_backup(store, file, clock())
+    from quizzer.ui.widgets import counted
 
-    screen_for(ctx).note(f"imported {counted(added, 'new answer')} from {file}")
+    answers, reviews = counted(added.attempts, "new answer"), counted(added.reviews, "new review")
+    screen_for(ctx).note(f"imported {answers} and {reviews} from {file}")
 
 
 @progress_app.command("reset")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from quizzer.cards.deck import LoadedCard
     from quizzer.cards.model import Card
     from quizzer.progress.store import Store
-    from quizzer.ui.render import Screen
+    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 

@@ -1,4 +1,4 @@
-"""Making Ctrl-C work at every prompt.
+"""Reading lines safely: Ctrl-C at every prompt, and bounded lines from a pipe.
 
 Two gaps in how CPython delivers SIGINT can leave ``input()`` waiting after
 Ctrl-C, until the next key is pressed:
@@ -18,9 +18,38 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 #: How often a pending Ctrl-C is looked at while waiting for a line.
 TICK_SECONDS = 0.2
+
+#: Characters kept of one piped line. The judge refuses answers of over 1,000
+#: characters, so this keeps enough to say "too large" and no more.
+MAX_PIPED_LINE = 1024
+#: Characters of one over-long line read and dropped; what follows counts as the next line.
+MAX_SKIPPED = 16 << 20
+#: Appended to a line cut at :data:`MAX_PIPED_LINE`, so no one mistakes it for the whole.
+CUT = "…"
+
+
+def read_piped_line(stream: TextIO, limit: int = MAX_PIPED_LINE) -> str | None:
+    """The next line from a pipe without its newline; None at the end of input.
+
+    Memory stays bounded whatever arrives: a longer line is read to its end in
+    pieces and only its first ``limit`` characters are kept, followed by
+    :data:`CUT`. A 10 MB line is thus judged (and echoed) as a short one.
+    """
+    line = stream.readline(limit + 1)
+    if line == "":
+        return None
+    if len(line) <= limit or line.endswith("\n"):
+        return line.removesuffix("\n")
+    rest, skipped = line, 0
+    # Skip the rest of the line, but not forever: /dev/zero as input has no newline.
+    while rest and not rest.endswith("\n") and skipped < MAX_SKIPPED:
+        rest = stream.readline(1 << 16)
+        skipped += len(rest)
+    return line[:limit] + CUT
 
 
 def start_without_interrupts(thread: threading.Thread) -> None:

@@ -1,140 +1,536 @@
-"""Backups of progress: export to versioned JSON and import (merging) from it."""
+"""Backups of progress: export to versioned JSON and import (merging) from it.
+
+A backup is one JSON object (:class:`Backup` is its model)::
+
+    {"format": "quizzer-progress", "version": 1,
+     "attempts": [{"card", "blank", "given", "correct", "try", "hints", "ms", "at",
+                   "overridden"}, ...],
+     "reviews": [{"card", "rating", "review_log", "at"}, ...],
+     "schedule": {CARD_ID: FSRS card state, ...}}
+
+Export writes one entry per line and import reads entry by entry, so a backup
+of a million reviews never sits in memory whole. Import is all or nothing:
+every entry is checked (strictly: ``"false"`` is not a boolean, a time must
+carry its zone) and staged before the one transaction that merges it, so a bad
+entry anywhere leaves the progress file as it was, and importing the same
+backup again, or several times at once, adds nothing.
+"""
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections import Counter
-from collections.abc import Mapping
-from datetime import datetime
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, BinaryIO, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 from quizzer.errors import QuizzerError
-from quizzer.progress import schedule
-from quizzer.progress.store import Attempt, Review, Store, iso
+from quizzer.files import FileProblem, atomic_writer, open_regular, size_in_words
+from quizzer.progress.store import Attempt, Merged, Review, Staging, Store, iso
 
 EXPORT_FORMAT = "quizzer-progress"
 EXPORT_VERSION = 1
 
-
-# -- backups --------------------------------------------------------------------------------
-
-
-def export_progress(store: Store) -> dict[str, Any]:
-    """All progress as versioned JSON data."""
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "attempts": [
-            {
-                "card": a.card_id,
-                "blank": a.blank,
-                "given": a.given,
-                "correct": a.correct,
-                "try": a.try_number,
-                "hints": a.hints,
-                "ms": a.ms,
-                "at": iso(a.at),
-            }
-            for a in store.attempts()
-        ],
-        "reviews": [
-            {"card": r.card_id, "rating": r.rating, "review_log": r.review_log, "at": iso(r.at)}
-            for r in store.reviews()
-        ],
-        "schedule": store.fsrs_cards(),
-    }
+#: A backup of a million reviews is about 250 MB; this bounds what one import reads.
+MAX_BACKUP_BYTES = 4 << 30
+#: One attempt, review or schedule entry; real ones are a few hundred bytes.
+MAX_ENTRY_BYTES = 1 << 20
+#: Entries checked and staged together: large enough to amortise the per-call cost.
+BATCH = 5000
+_READ_CHUNK = 1 << 20
 
 
 class BadBackup(QuizzerError):
     """A progress file that quizzer cannot import."""
 
 
-def read_backup(path: Path) -> dict[str, Any]:
+# -- the model ---------------------------------------------------------------------------
+
+
+def _utc_moment(value: object) -> datetime:
+    """An ISO 8601 time that carries its zone, in UTC."""
+    if not isinstance(value, str):
+        raise ValueError("a time must be an ISO 8601 string")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadBackup(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise BadBackup(f"{path} is a folder, not a progress file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise BadBackup(f"{path} is not a quizzer progress file ({error})") from None
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise BadBackup(f"{path} is not a quizzer progress file")
-    if data.get("version") != EXPORT_VERSION:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"not an ISO 8601 time: {value[:40]!r}") from None
+    offset = moment.utcoffset()
+    if offset is None:
+        raise ValueError(f"time without a zone: {value[:40]!r} (add Z or +00:00)")
+    if offset:
+        try:
+            moment = moment.astimezone(timezone.utc)
+        except OverflowError:
+            raise ValueError(f"time out of range: {value[:40]!r}") from None
+    return moment.replace(tzinfo=timezone.utc)
+
+
+_STORED_FORM = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00")
+
+
+def _stored_time(value: object) -> str:
+    """A time as the store keeps it (UTC, milliseconds), so duplicate keys compare equal."""
+    if isinstance(value, str) and _STORED_FORM.fullmatch(value):
+        # What `progress export` writes: already in the store's form; just check it is a date.
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"not an ISO 8601 time: {value!r}") from None
+        return value
+    return iso(_utc_moment(value))
+
+
+def _fsrs_time(value: object) -> str | None:
+    """An FSRS state's time, as FSRS writes it (ISO 8601 in UTC)."""
+    return _utc_moment(value).isoformat() if value is not None else None
+
+
+#: Validated times are strings in the store's form: a million need no datetime objects.
+StoredTime = Annotated[str, BeforeValidator(_stored_time)]
+Text = Annotated[StrictStr, Field(max_length=100_000)]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=1000)]
+Count = Annotated[StrictInt, Field(ge=0, le=1_000_000)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class AttemptEntry(_Strict):
+    """One judged answer."""
+
+    card: Name
+    blank: Name
+    given: Text
+    correct: StrictBool
+    try_: Annotated[StrictInt, Field(alias="try", ge=1, le=1_000_000)]
+    hints: Count
+    ms: Annotated[StrictInt, Field(ge=0, le=10**12)]
+    at: StoredTime
+    overridden: StrictBool = False
+
+    def to_row(self) -> tuple[object, ...]:
+        """The attempt as :meth:`Staging.add` takes it."""
+        return (
+            self.card,
+            self.blank,
+            self.given,
+            int(self.correct),
+            self.try_,
+            self.hints,
+            self.ms,
+            self.at,
+            int(self.overridden),
+        )
+
+
+class ReviewEntry(_Strict):
+    """One scheduling review and FSRS's log of it."""
+
+    card: Name
+    rating: Annotated[StrictInt, Field(ge=1, le=4)]
+    review_log: dict[str, Any]
+    at: StoredTime
+
+    def to_row(self) -> tuple[object, ...]:
+        """The review as :meth:`Staging.add` takes it."""
+        return (self.card, self.rating, json.dumps(self.review_log), self.at)
+
+
+class FsrsState(_Strict):
+    """A card's FSRS state as ``fsrs.Card.to_dict()`` writes it."""
+
+    card_id: Annotated[StrictInt, Field(ge=0, lt=2**63)]
+    state: Annotated[StrictInt, Field(ge=1, le=3)]
+    step: Annotated[StrictInt, Field(ge=0, le=1000)] | None
+    stability: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None
+    difficulty: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None
+    due: Annotated[str, BeforeValidator(_fsrs_time)]
+    last_review: Annotated[str | None, BeforeValidator(_fsrs_time)]
+
+
+class Backup(_Strict):
+    """A whole backup, version 1. Import checks it entry by entry, in this shape."""
+
+    format: Literal["quizzer-progress"]
+    version: Literal[1]
+    attempts: list[AttemptEntry] = []
+    reviews: list[ReviewEntry] = []
+    schedule: dict[Name, FsrsState] = {}
+
+
+_ATTEMPTS = TypeAdapter(list[AttemptEntry])
+_REVIEWS = TypeAdapter(list[ReviewEntry])
+_STATE = TypeAdapter(FsrsState)
+
+
+# -- export ------------------------------------------------------------------------------
+
+
+def _attempt_entry(a: Attempt) -> dict[str, Any]:
+    return {
+        "card": a.card_id,
+        "blank": a.blank,
+        "given": a.given,
+        "correct": a.correct,
+        "try": a.try_number,
+        "hints": a.hints,
+        "ms": a.ms,
+        "at": iso(a.at),
+        "overridden": a.overridden,
+    }
+
+
+def _review_entry(r: Review) -> dict[str, Any]:
+    return {"card": r.card_id, "rating": r.rating, "review_log": r.review_log, "at": iso(r.at)}
+
+
+def export_progress(store: Store) -> dict[str, Any]:
+    """All progress as versioned JSON data (in memory: :func:`write_backup` streams)."""
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "attempts": [_attempt_entry(a) for a in store.each_attempt()],
+        "reviews": [_review_entry(r) for r in store.each_review()],
+        "schedule": store.fsrs_cards(),
+    }
+
+
+@dataclass(frozen=True)
+class Exported:
+    attempts: int
+    reviews: int
+
+
+def write_backup(store: Store, path: Path) -> Exported:
+    """Write all progress to ``path``, one entry per line, replacing the file atomically.
+
+    Raises:
+        FileProblem: the file cannot be written; an older backup there is untouched.
+    """
+    counts = {"attempts": 0, "reviews": 0}
+
+    def lines(name: str, entries: Iterable[dict[str, Any]]) -> Iterator[str]:
+        for index, entry in enumerate(entries):
+            counts[name] += 1
+            yield ("\n" if index == 0 else ",\n") + _dumps(entry)
+
+    header = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION}
+    with atomic_writer(path) as out:
+        out.write(_dumps(header)[:-1].encode("utf-8"))
+        for name, entries in (
+            ("attempts", map(_attempt_entry, store.each_attempt())),
+            ("reviews", map(_review_entry, store.each_review())),
+        ):
+            out.write(f',\n"{name}": ['.encode())
+            _write_all(out, lines(name, entries))
+            out.write(b"\n]")
+        out.write(b',\n"schedule": {')
+        states = store.fsrs_cards().items()
+        _write_all(
+            out,
+            (
+                ("\n" if index == 0 else ",\n") + f"{_dumps(card)}: {_dumps(state)}"
+                for index, (card, state) in enumerate(states)
+            ),
+        )
+        out.write(b"\n}}\n")
+    return Exported(counts["attempts"], counts["reviews"])
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _write_all(out: BinaryIO, pieces: Iterable[str]) -> None:
+    # Joining a few thousand lines per write keeps the file object's overhead negligible.
+    batch: list[str] = []
+    for piece in pieces:
+        batch.append(piece)
+        if len(batch) == BATCH:
+            out.write("".join(batch).encode("utf-8"))
+            batch.clear()
+    out.write("".join(batch).encode("utf-8"))
+
+
+# -- reading a backup as a stream of entries --------------------------------------------
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+class _Reader:
+    """A JSON document read in chunks: whole values on demand, bytes counted as read."""
+
+    def __init__(self, handle: BinaryIO, name: str, limit: int) -> None:
+        self.handle, self.name, self.limit = handle, name, limit
+        self.decode = codecs.getincrementaldecoder("utf-8")().decode
+        self.text, self.at, self.read_bytes, self.ended = "", 0, 0, False
+        self.decoder = json.JSONDecoder()
+
+    def bad(self, why: str) -> BadBackup:
+        return BadBackup(f"{self.name} is not a quizzer progress file ({why})")
+
+    def more(self) -> bool:
+        """Read another chunk; False at the end of the file."""
+        if self.ended:
+            return False
+        chunk = self.handle.read(_READ_CHUNK)
+        self.read_bytes += len(chunk)
+        if self.read_bytes > self.limit:
+            raise BadBackup(f"{self.name} is too large (the limit is {size_in_words(self.limit)})")
+        try:
+            decoded = self.decode(chunk, final=not chunk)
+        except UnicodeDecodeError:
+            raise self.bad("not UTF-8 text") from None
+        self.text = self.text[self.at :] + decoded
+        self.at = 0
+        self.ended = not chunk
+        return bool(chunk)
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end)."""
+        while True:
+            self.at = _SPACE.match(self.text, self.at).end()  # type: ignore[union-attr]
+            if self.at < len(self.text) or not self.more():
+                return self.text[self.at : self.at + 1]
+
+    def take(self, expected: str) -> str:
+        found = self.peek()
+        if found not in expected or not found:
+            shown = repr(found) if found else "the end of the file"
+            raise self.bad(f"expected {' or '.join(map(repr, expected))}, found {shown}")
+        self.at += 1
+        return found
+
+    def value(self) -> Any:
+        """The next whole JSON value."""
+        self.peek()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.text, self.at)
+            except json.JSONDecodeError as error:
+                if not self.ended and len(self.text) - self.at <= MAX_ENTRY_BYTES and self.more():
+                    continue
+                raise self.bad(f"not valid JSON: {error.msg}") from None
+            except (ValueError, RecursionError) as error:
+                # Python's integer-digit limit, or nesting deeper than the parser goes.
+                raise self.bad(f"not valid JSON: {str(error)[:80]}") from None
+            # A number that ends the buffer may go on in the next chunk.
+            if end == len(self.text) and not self.ended and self.more():
+                continue
+            self.at = end
+            return value
+
+    def items(self, close: str) -> Iterator[None]:
+        """Step through the items of an array or object whose opening bracket was taken."""
+        if self.peek() == close:
+            self.at += 1
+            return
+        while True:
+            yield
+            if self.take("," + close) == close:
+                return
+
+
+def _entries(reader: _Reader) -> Iterator[tuple[str, Any]]:
+    """(section, entry) pairs: ("header", (key, value)), ("attempts", {...}), ..."""
+    if reader.peek() != "{":
+        raise reader.bad("not a JSON object")
+    reader.take("{")
+    seen: set[str] = set()
+    for _ in reader.items("}"):
+        key = reader.value()
+        if not isinstance(key, str):
+            raise reader.bad("expected a key")
+        if key in seen:
+            raise reader.bad(f"{key!r} appears twice")
+        seen.add(key)
+        reader.take(":")
+        if key in ("attempts", "reviews"):
+            reader.take("[")
+            for _ in reader.items("]"):
+                yield key, reader.value()
+        elif key == "schedule":
+            reader.take("{")
+            for _ in reader.items("}"):
+                card = reader.value()
+                reader.take(":")
+                yield key, (card, reader.value())
+        else:
+            yield "header", (key, reader.value())
+    if reader.peek():
+        raise reader.bad("text after the end of the backup")
+
+
+def _check_header(name: str, key: str, value: object) -> None:
+    if key == "format" and value != EXPORT_FORMAT:
+        raise BadBackup(f"{name} is not a quizzer progress file")
+    if key == "version" and (value != EXPORT_VERSION or type(value) is not int):
         raise BadBackup(
-            f"{path} has progress format version {data.get('version')!r};"
+            f"{name} has progress format version {value!r};"
             f" this quizzer reads version {EXPORT_VERSION}"
         )
-    return data
+    if key not in ("format", "version"):
+        raise BadBackup(f"{name} is not a quizzer progress file (unknown section {key!r})")
+
+
+# -- import ------------------------------------------------------------------------------
+
+
+def _malformed(section: str, offset: int, error: ValidationError) -> BadBackup:
+    detail = error.errors()[0]
+    where = [section]
+    for part in detail["loc"]:
+        if isinstance(part, int):
+            where.append(f"[{part + offset}]")
+        else:
+            where.append(f".{part}")
+    message = detail["msg"]
+    if detail["type"] == "value_error":
+        message = message.removeprefix("Value error, ")
+    return BadBackup(f"progress file has a malformed entry: {''.join(where)}: {message}")
+
+
+class _Stager:
+    """Checks entries in batches and stages them; nothing reaches the store's tables."""
+
+    def __init__(self, staging: Staging, name: str) -> None:
+        self.staging, self.name = staging, name
+        self.pending: dict[str, list[Any]] = {"attempts": [], "reviews": []}
+        self.counted = {"attempts": 0, "reviews": 0}
+        self.header: dict[str, object] = {}
+
+    def take(self, section: str, entry: Any) -> None:
+        if section == "header":
+            key, value = entry
+            _check_header(self.name, key, value)
+            self.header[key] = value
+        elif section == "schedule":
+            card, state = entry
+            if not 1 <= len(card) <= 1000:
+                raise BadBackup(
+                    "progress file has a malformed entry: a schedule card id is empty or too long"
+                )
+            try:
+                checked = _STATE.validate_python(state)
+            except ValidationError as error:
+                raise _malformed(f"schedule[{card!r}]", 0, error) from None
+            self.staging.add_schedule(card, checked.model_dump())
+        else:
+            self.pending[section].append(entry)
+            if len(self.pending[section]) >= BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        attempts, reviews = self.pending["attempts"], self.pending["reviews"]
+        try:
+            checked_attempts = _ATTEMPTS.validate_python(attempts)
+        except ValidationError as error:
+            raise _malformed("attempts", self.counted["attempts"], error) from None
+        try:
+            checked_reviews = _REVIEWS.validate_python(reviews)
+        except ValidationError as error:
+            raise _malformed("reviews", self.counted["reviews"], error) from None
+        self.staging.add(
+            [a.to_row() for a in checked_attempts], [r.to_row() for r in checked_reviews]
+        )
+        self.counted["attempts"] += len(attempts)
+        self.counted["reviews"] += len(reviews)
+        attempts.clear()
+        reviews.clear()
+
+    def finish(self) -> None:
+        self.flush()
+        if self.header.get("format") != EXPORT_FORMAT:
+            raise BadBackup(f"{self.name} is not a quizzer progress file")
+        if "version" not in self.header:
+            raise BadBackup(f"{self.name} does not say its progress format version")
+
+
+def _merge(
+    store: Store, name: str, entries: Callable[[], Iterable[tuple[str, Any]]], now: datetime
+) -> Merged:
+    with store.staging() as staging:
+        stager = _Stager(staging, name)
+        for section, entry in entries():
+            stager.take(section, entry)
+        stager.finish()
+        return staging.merge(now)
+
+
+def import_backup(
+    store: Store, path: Path, now: datetime, *, limit: int = MAX_BACKUP_BYTES
+) -> Merged:
+    """Merge the backup file at ``path`` into ``store``, all of it or (on any error) nothing.
+
+    Raises:
+        BadBackup: the file is not a regular, readable, well-formed backup.
+    """
+    with _reading(path, limit) as reader:
+        return _merge(store, str(path), lambda: _entries(reader), now)
+
+
+@contextmanager
+def _reading(path: Path, limit: int) -> Iterator[_Reader]:
+    try:
+        handle = open_regular(path)
+    except FileProblem as error:
+        raise BadBackup(error.message) from None
+    with handle:
+        try:
+            yield _Reader(handle, str(path), limit)
+        except OSError as error:
+            raise BadBackup(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _data_entries(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        if key in ("attempts", "reviews"):
+            if not isinstance(value, list):
+                raise BadBackup(f"progress file has a malformed entry: {key} is not a list")
+            yield from ((key, entry) for entry in value)
+        elif key == "schedule":
+            if not isinstance(value, dict):
+                raise BadBackup("progress file has a malformed entry: schedule is not an object")
+            yield from (("schedule", item) for item in value.items())
+        else:
+            yield "header", (key, value)
 
 
 def import_progress(store: Store, data: Mapping[str, Any], now: datetime) -> int:
-    """Merge exported progress into ``store``. Returns the attempts added.
-
-    Attempts and reviews already present are not added twice, so importing the
-    same file again changes nothing. A card's schedule is taken from the file
-    only when the file's last review of it is more recent.
-    """
-    try:
-        attempts = [
-            Attempt(
-                str(a["card"]),
-                str(a["blank"]),
-                str(a["given"]),
-                bool(a["correct"]),
-                int(a["try"]),
-                int(a["hints"]),
-                int(a["ms"]),
-                datetime.fromisoformat(a["at"]),
-            )
-            for a in data.get("attempts", [])
-        ]
-        reviews = [
-            Review(
-                str(r["card"]),
-                int(r["rating"]),
-                dict(r["review_log"]),
-                datetime.fromisoformat(r["at"]),
-            )
-            for r in data.get("reviews", [])
-        ]
-        incoming = {str(k): dict(v) for k, v in dict(data.get("schedule", {})).items()}
-        for state in incoming.values():
-            schedule.due_at(state)
-    except (KeyError, TypeError, ValueError) as error:
-        raise BadBackup(f"progress file has a malformed entry ({error})") from None
-    # Counting keys (rather than a set) keeps genuine repeats within one file.
-    have_attempts = Counter((a.card_id, a.blank, a.given, a.at) for a in store.attempts())
-    have_reviews = Counter((r.card_id, r.at) for r in store.reviews())
-    states = store.fsrs_cards()
-    new_attempts = []
-    for attempt in attempts:
-        key = (attempt.card_id, attempt.blank, attempt.given, attempt.at)
-        if have_attempts[key]:
-            have_attempts[key] -= 1
-        else:
-            new_attempts.append(attempt)
-    session = store.start_session("import", now) if new_attempts or reviews else None
-    for attempt in new_attempts:
-        store.record_attempt(session, attempt)
-    for item in reviews:
-        if have_reviews[(item.card_id, item.at)]:
-            have_reviews[(item.card_id, item.at)] -= 1
-            continue
-        mine, theirs = states.get(item.card_id), incoming.get(item.card_id)
-        newer = theirs is not None and (mine is None or _last(theirs) >= _last(mine))
-        state = theirs if newer and theirs is not None else mine
-        if state is None:
-            continue
-        store.save_review(
-            Review(item.card_id, item.rating, item.review_log, item.at, session), state
-        )
-        states[item.card_id] = state
-    if session is not None:
-        store.end_session(session, now)
-    return len(new_attempts)
+    """Merge backup data already in memory into ``store``. Returns the attempts added."""
+    return _merge(store, "progress data", lambda: _data_entries(data), now).attempts
 
 
-def _last(state: Mapping[str, Any]) -> str:
-    return str(state.get("last_review") or "")
+def read_backup(path: Path, limit: int = MAX_BACKUP_BYTES) -> dict[str, Any]:
+    """A whole backup file as data, checked only for its format and version."""
+    with _reading(path, limit) as reader:
+        data: dict[str, Any] = {"attempts": [], "reviews": [], "schedule": {}}
+        for section, entry in _entries(reader):
+            if section == "header":
+                _check_header(str(path), *entry)
+                data[entry[0]] = entry[1]
+            elif section == "schedule":
+                data["schedule"][entry[0]] = entry[1]
+            else:
+                data[section].append(entry)
+    if data.get("format") != EXPORT_FORMAT:
+        raise BadBackup(f"{path} is not a quizzer progress file")
+    return data

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -78,6 +79,12 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (card_id, blank)
     );
     """,
+    # 2 -> 3: an answer the judge rejected but the learner counted as right (`/override`)
+    # keeps correct = 1 and says so, so stats and `overrides` can tell the two apart.
+    """
+    ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0
+        CHECK (overridden IN (0, 1));
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -98,6 +105,8 @@ class Attempt:
     hints: int
     ms: int
     at: datetime
+    #: Judged wrong, counted as right by the learner (``correct`` is then True).
+    overridden: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,9 +178,7 @@ class Store:
         such a file is left untouched.
         """
         path = Path(path)
-        if path.is_dir():
-            raise StoreError(f"progress database path is a folder: {path}")
-        exists = path.exists() and path.stat().st_size > 0
+        exists = _existing_database(path)
         if exists:
             _check_header(path)
         elif not create:
@@ -190,18 +197,77 @@ class Store:
             store._prepare()
         except sqlite3.Error as error:
             connection.close()
+            if exists and _cannot_write(error):
+                return cls._open_read_only(path)
             raise _operational(path, error) from None
         except StoreError:
             connection.close()
             raise
         return store
 
+    @classmethod
+    def _open_read_only(cls, path: Path) -> Store:
+        """Open a database this process may not write (its file or its folder is read-only).
+
+        Every read works; a write fails with a "read-only" :class:`StoreError`.
+        When not even the WAL index can be created beside the file, the file is
+        read as immutable, which is exact as long as no WAL file holds changes.
+        """
+        wal = path.with_name(path.name + "-wal")
+        pending = wal.exists() and wal.stat().st_size > 0
+        attempts = ["mode=ro"] if pending else ["mode=ro", "mode=ro&immutable=1"]
+        failure: sqlite3.Error | None = None
+        for options in attempts:
+            uri = f"{path.resolve().as_uri()}?{options}"
+            connection = sqlite3.connect(
+                uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+            )
+            store = cls(path, connection)
+            try:
+                _, version = store._identity()
+                connection.execute("SELECT count(*) FROM sessions").fetchone()
+            except sqlite3.Error as error:
+                connection.close()
+                failure = error
+                continue
+            except StoreError:
+                connection.close()
+                raise
+            if version < SCHEMA_VERSION:
+                connection.close()
+                raise StoreError(
+                    f"progress database is read-only and needs upgrading by this quizzer"
+                    f" (schema {version} to {SCHEMA_VERSION}); make it writable once: {path}"
+                )
+            return store
+        assert failure is not None
+        raise _operational(path, failure) from None
+
     def _prepare(self) -> None:
         db = self.connection
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        application_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        _, version = self._identity()
+        if version < SCHEMA_VERSION:
+            self._migrate()
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        # No integrity scan here: it costs ~90 ms per 300,000 attempts on every start.
+        # A damaged page surfaces as an SQLite error on first use, which _read and
+        # _write turn into a "corrupt" StoreError.
+
+    def _identity(self) -> tuple[int, int]:
+        """The file's application id and schema version, refusing a foreign or newer file.
+
+        One statement reads the id, the version and the tables, so all three come
+        from one snapshot: read apart, a file that another process was creating
+        could look like a foreign database (its tables already there, its id not).
+        """
+        application_id, version, tables = self.connection.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id),"
+            " (SELECT user_version FROM pragma_user_version),"
+            " (SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         # An SQLite file with no tables holds nothing to lose: it may be a quizzer
         # database that another process has just created and not yet set up.
         if application_id != APPLICATION_ID and tables:
@@ -213,21 +279,18 @@ class Store:
                 f"{self.path} was written by a newer quizzer (schema {version}, this one knows"
                 f" {SCHEMA_VERSION}); upgrade quizzer"
             )
-        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        if version < SCHEMA_VERSION:
-            self._migrate(version)
-        # No integrity scan here: it costs ~90 ms per 300,000 attempts on every start.
-        # A damaged page surfaces as an SQLite error on first use, which _read and
-        # _write turn into a "corrupt" StoreError.
+        return int(application_id), int(version)
 
-    def _migrate(self, version: int) -> None:
+    def _migrate(self) -> None:
+        """Create or upgrade the schema in one BEGIN IMMEDIATE transaction.
+
+        Concurrent creators queue on the write lock; each looks again once it
+        holds it, so the first creates the schema and the others find it done.
+        """
         db = self.connection
         db.execute("BEGIN IMMEDIATE")
         try:
-            # Another process may have migrated while we waited for the lock.
-            current = db.execute("PRAGMA user_version").fetchone()[0]
+            _, current = self._identity()
             for step in range(current, SCHEMA_VERSION):
                 for statement in _statements(MIGRATIONS[step]):
                     db.execute(statement)
@@ -283,19 +346,9 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO attempts"
-                " (session_id, card_id, blank, given, correct, try, hints, ms, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session_id,
-                    attempt.card_id,
-                    attempt.blank,
-                    attempt.given,
-                    int(attempt.correct),
-                    attempt.try_number,
-                    attempt.hints,
-                    attempt.ms,
-                    iso(attempt.at),
-                ),
+                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, *_attempt_row(attempt)),
             )
 
     def save_review(self, review: Review, fsrs_card: dict[str, Any]) -> None:
@@ -348,21 +401,23 @@ class Store:
         return {str(card_id): json.loads(str(data)) for card_id, data in rows}
 
     def reviews(self, card_id: str | None = None) -> list[Review]:
+        return list(self.each_review(card_id))
+
+    def each_review(self, card_id: str | None = None) -> Iterator[Review]:
+        """The reviews in the order they were saved, one at a time (a backup streams them)."""
         query = "SELECT card_id, rating, review_log, at, session_id FROM reviews"
         args: tuple[str, ...] = ()
         if card_id is not None:
             query += " WHERE card_id = ?"
             args = (card_id,)
-        return [
-            Review(
+        for row in self._rows(query + " ORDER BY id", args):
+            yield Review(
                 str(row[0]),
                 int(row[1]),
-                json.loads(str(row[2])),  # type: ignore[call-overload]
+                json.loads(str(row[2])),
                 datetime.fromisoformat(str(row[3])),
                 row[4],
-            )  # type: ignore[arg-type]
-            for row in self._read(query + " ORDER BY id", args)
-        ]
+            )
 
     def fingerprints(self, card_id: str) -> dict[str, tuple[str, str]]:
         rows = self._read(
@@ -372,25 +427,29 @@ class Store:
         return {str(blank): (str(fp), str(text)) for blank, fp, text in rows}
 
     def attempts(self, card_id: str | None = None) -> list[Attempt]:
-        query = "SELECT card_id, blank, given, correct, try, hints, ms, at FROM attempts"
+        return list(self.each_attempt(card_id))
+
+    def each_attempt(self, card_id: str | None = None) -> Iterator[Attempt]:
+        """The attempts in the order they were saved, one at a time (a backup streams them)."""
+        query = (
+            "SELECT card_id, blank, given, correct, try, hints, ms, at, overridden FROM attempts"
+        )
         args: tuple[str, ...] = ()
         if card_id is not None:
             query += " WHERE card_id = ?"
             args = (card_id,)
-        rows = self._read(query + " ORDER BY id", args)
-        return [
-            Attempt(
-                row[0],
-                row[1],
-                row[2],
+        for row in self._rows(query + " ORDER BY id", args):
+            yield Attempt(
+                str(row[0]),
+                str(row[1]),
+                str(row[2]),
                 bool(row[3]),
-                row[4],
-                row[5],
-                row[6],
-                datetime.fromisoformat(row[7]),
+                int(row[4]),
+                int(row[5]),
+                int(row[6]),
+                datetime.fromisoformat(str(row[7])),
+                bool(row[8]),
             )
-            for row in rows
-        ]
 
     def totals(self) -> Totals:
         attempts, correct, cards = self._read(
@@ -399,15 +458,202 @@ class Store:
         sessions = self._read("SELECT count(*) FROM sessions")[0][0]
         return Totals(attempts=attempts, correct=correct, cards_seen=cards, sessions=sessions)
 
-    def _read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    def _read(self, query: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(self._rows(query, args))
+
+    def _rows(self, query: str, args: tuple[object, ...] = ()) -> Iterator[tuple[Any, ...]]:
         try:
-            return self.connection.execute(query, args).fetchall()
+            cursor = self.connection.execute(query, args)
+            while rows := cursor.fetchmany(_FETCH_BATCH):
+                yield from rows
         except sqlite3.Error as error:
             raise _operational(self.path, error) from None
+
+    # -- importing ----------------------------------------------------------------
+
+    @contextmanager
+    def staging(self) -> Iterator[Staging]:
+        """Temporary tables to stage a backup in, merged by :meth:`Staging.merge`.
+
+        Staging touches only this connection's temporary database (on disk, so a
+        million rows do not sit in memory) and takes no lock on the progress file:
+        a backup is read and checked while other quizzer processes keep writing.
+        """
+        db = self.connection
+        try:
+            db.execute("PRAGMA temp_store = FILE")
+            for statement in _statements(_STAGING_TABLES):
+                db.execute(statement)
+        except sqlite3.Error as error:
+            raise _operational(self.path, error) from None
+        try:
+            yield Staging(self)
+        finally:
+            for table in ("import_attempts", "import_reviews", "import_schedule"):
+                db.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+
+_FETCH_BATCH = 2000
+
+#: The columns of the rows :meth:`Staging.add` takes: times as :func:`iso` writes them.
+IMPORT_COLUMNS = {
+    "attempts": ("card_id", "blank", "given", "correct", "try", "hints", "ms", "at", "overridden"),
+    "reviews": ("card_id", "rating", "review_log", "at"),
+}
+
+_STAGING_TABLES = """
+CREATE TEMP TABLE import_attempts (
+    seq INTEGER PRIMARY KEY, card_id TEXT, blank TEXT, given TEXT, correct INTEGER,
+    try INTEGER, hints INTEGER, ms INTEGER, at TEXT, overridden INTEGER
+);
+CREATE TEMP TABLE import_reviews (
+    seq INTEGER PRIMARY KEY, card_id TEXT, rating INTEGER, review_log TEXT, at TEXT
+);
+CREATE TEMP TABLE import_schedule (card_id TEXT PRIMARY KEY, fsrs_card TEXT)
+"""
+
+# An imported row is new when the store holds fewer rows with its key than the backup
+# has up to and including it, so genuine repeats within one backup are kept and a
+# second import adds nothing. The keys are what the store keeps: times at its precision.
+_MERGE_ATTEMPTS = """
+INSERT INTO main.attempts
+    (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)
+SELECT :session, card_id, blank, given, correct, try, hints, ms, at, overridden FROM (
+    SELECT *, row_number() OVER (PARTITION BY card_id, blank, given, at ORDER BY seq) AS nth
+    FROM temp.import_attempts
+) AS s
+WHERE nth > (
+    SELECT count(*) FROM main.attempts AS a
+    WHERE a.card_id = s.card_id AND a.at = s.at AND a.blank = s.blank AND a.given = s.given
+)
+ORDER BY seq
+"""
+_MERGE_REVIEWS = """
+INSERT INTO main.reviews (session_id, card_id, rating, review_log, at)
+SELECT :session, card_id, rating, review_log, at FROM (
+    SELECT *, row_number() OVER (PARTITION BY card_id, at ORDER BY seq) AS nth
+    FROM temp.import_reviews
+) AS s
+WHERE nth > (SELECT count(*) FROM main.reviews AS r WHERE r.card_id = s.card_id AND r.at = s.at)
+ORDER BY seq
+"""
+# A card's schedule comes from the backup only when the backup reviewed it more recently.
+# FSRS writes last_review as ISO 8601 in UTC, so the strings compare as the times do.
+_MERGE_SCHEDULE = """
+INSERT INTO main.schedule (card_id, fsrs_card, updated_at)
+SELECT card_id, fsrs_card, :now FROM temp.import_schedule WHERE true
+ON CONFLICT (card_id) DO UPDATE SET
+    fsrs_card = excluded.fsrs_card, updated_at = excluded.updated_at
+WHERE coalesce(json_extract(excluded.fsrs_card, '$.last_review'), '')
+    > coalesce(json_extract(schedule.fsrs_card, '$.last_review'), '')
+"""
+
+
+@dataclass(frozen=True)
+class Merged:
+    """What an import added to the store."""
+
+    attempts: int
+    reviews: int
+    schedules: int
+
+
+class Staging:
+    """Rows of a backup waiting to be merged; see :meth:`Store.staging`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(self, attempts: list[tuple[object, ...]], reviews: list[tuple[object, ...]]) -> None:
+        """Stage a batch of checked rows, in the columns of :data:`IMPORT_COLUMNS`.
+
+        Rows rather than :class:`Attempt` objects: a million of them are staged
+        in an import, and times arrive already in the store's text form.
+        """
+        db = self.store.connection
+        try:
+            db.executemany(
+                "INSERT INTO temp.import_attempts"
+                " (card_id, blank, given, correct, try, hints, ms, at, overridden)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                attempts,
+            )
+            db.executemany(
+                "INSERT INTO temp.import_reviews (card_id, rating, review_log, at)"
+                " VALUES (?, ?, ?, ?)",
+                reviews,
+            )
+        except sqlite3.Error as error:
+            raise _operational(self.store.path, error) from None
+
+    def add_schedule(self, card_id: str, fsrs_card: dict[str, Any]) -> None:
+        """Stage a card's FSRS state; a later state for the same card replaces it."""
+        try:
+            self.store.connection.execute(
+                "INSERT OR REPLACE INTO temp.import_schedule (card_id, fsrs_card) VALUES (?, ?)",
+                (card_id, json.dumps(fsrs_card)),
+            )
+        except sqlite3.Error as error:
+            raise _operational(self.store.path, error) from None
+
+    def merge(self, now: datetime) -> Merged:
+        """Add what the store lacks, in one transaction that also runs the duplicate check.
+
+        Concurrent imports of one backup therefore add it once. New attempts and
+        reviews belong to one "import" session, which exists only if they do.
+        """
+        with self.store._write() as db:
+            session = db.execute(
+                "INSERT INTO sessions (mode, started_at, ended_at) VALUES ('import', ?, ?)",
+                (iso(now), iso(now)),
+            ).lastrowid
+            attempts = db.execute(_MERGE_ATTEMPTS, {"session": session}).rowcount
+            reviews = db.execute(_MERGE_REVIEWS, {"session": session}).rowcount
+            schedules = db.execute(_MERGE_SCHEDULE, {"now": iso(now)}).rowcount
+            if not attempts and not reviews:
+                db.execute("DELETE FROM sessions WHERE id = ?", (session,))
+        return Merged(attempts, reviews, schedules)
+
+
+def _attempt_row(attempt: Attempt) -> tuple[object, ...]:
+    return (
+        attempt.card_id,
+        attempt.blank,
+        attempt.given,
+        int(attempt.correct),
+        attempt.try_number,
+        attempt.hints,
+        attempt.ms,
+        iso(attempt.at),
+        int(attempt.overridden),
+    )
 
 
 def _statements(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def _existing_database(path: Path) -> bool:
+    """Whether ``path`` holds a database file; a folder, FIFO or device is refused."""
+    from quizzer.files import kind_of, reason
+
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise StoreError(f"cannot use progress database {path}: {reason(error)}") from None
+    if stat.S_ISDIR(found.st_mode):
+        raise StoreError(f"progress database path is a folder: {path}")
+    if not stat.S_ISREG(found.st_mode):
+        raise StoreError(f"progress database path is {kind_of(found.st_mode)}: {path}")
+    return found.st_size > 0
+
+
+def _cannot_write(error: sqlite3.Error) -> bool:
+    """Whether SQLite failed for want of write access (to the file, or its folder)."""
+    name = getattr(error, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")) or "readonly" in str(error)
 
 
 def _check_header(path: Path) -> None:

@@ -20,7 +20,10 @@ from typing import Any
 
 from fsrs import Rating
 
+from quizzer.cards.formula import filled_prompt
 from quizzer.cards.model import Card, FollowUp
+from quizzer.cards.sections import Depth
+from quizzer.export.markdown import sections_markdown
 from quizzer.progress.schedule import due_at
 from quizzer.study.quiz import (
     QUIT,
@@ -179,21 +182,17 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
         lines += ["Nothing missed in this drill.", ""]
     for item in report.missed:
         card = item.card
-        lines += [f"## {card.title}", "", f"`{card.filled_prompt()}`", ""]
-        lines += [f"- {bullet}" for bullet in card.bullets]
-        if card.red_flags:
-            lines += ["", "Phrases that signal junior thinking:", ""]
-            lines += [f"- {flag}" for flag in card.red_flags]
+        lines += [f"## {card.title}", "", f"`{filled_prompt(card)}`", ""]
+        lines += sections_markdown(card, Depth.REVIEW)
         if item.follow_up is not None and item.follow_up_right is False:
             index = int(item.follow_up.rsplit("-", 1)[1]) - 1
             follow = card.follow_ups[index]
             lines += [
-                "",
                 f"**Follow-up to practise:** {follow.question}",
                 "",
                 f"> {follow.approach}",
+                "",
             ]
-        lines.append("")
     return "\n".join(lines)
 
 

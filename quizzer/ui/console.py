@@ -1,0 +1,135 @@
+"""The two output streams every screen writes to, and reading a line typed at a prompt.
+
+:class:`Output` wraps one console for standard output and one for standard
+error, so tests can render into a string and the command line can honour
+``NO_COLOR`` / ``--no-color``. The screens in this package (card, session,
+drill, ...) are mixins on top of it; :class:`quizzer.ui.screen.Screen` joins them.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sys
+from types import ModuleType
+from typing import IO
+
+from rich.console import Console
+from rich.text import Text
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _line_editing(console: Console) -> bool:
+    """Whether input() will edit with readline: stdin and stdout both the terminal."""
+    if console.file is not sys.stdout or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    return _readline_ready()
+
+
+@functools.cache
+def _readline_ready() -> bool:
+    """Load and set up readline, once per process."""
+    try:
+        import readline
+    except ImportError:  # Windows, or Python built without it
+        return False
+    # Tab would complete file names by default; answers never name files.
+    readline.set_completer(lambda text, state: None)
+    _leave_signals_to_python(readline)
+    return True
+
+
+def _leave_signals_to_python(readline: ModuleType) -> None:
+    """Stop GNU readline catching SIGINT itself while it handles a key.
+
+    With its default ``rl_catch_signals = 1``, a Ctrl-C that lands while
+    readline is processing a keystroke is held by readline until the next
+    key, and the prompt seems to ignore it (seen in a stress test, with
+    readline's handlers still installed in the stuck process). Python's
+    readline module offers no switch for this, so set the C variable; where
+    that is impossible (libedit, no symbol), keep the default.
+    """
+    try:
+        import ctypes
+
+        library = ctypes.CDLL(readline.__file__)
+        ctypes.c_int.in_dll(library, "rl_catch_signals").value = 0
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+
+
+class Output:
+    """The two output streams, styled or plain, and the prompt that reads a line."""
+
+    def __init__(
+        self,
+        *,
+        no_color: bool = False,
+        file: IO[str] | None = None,
+        error_file: IO[str] | None = None,
+        width: int | None = None,
+    ) -> None:
+        # no_color=True keeps bold/underline but drops colour, as NO_COLOR asks;
+        # Rich also reads NO_COLOR from the environment on its own.
+        # markup=False: card text such as "E[y²]" or "[bold]" is shown as written,
+        # never read as Rich markup (which silently swallowed it). Styling is
+        # always given as Text and Style objects here.
+        self.out = Console(
+            file=file, no_color=no_color or None, width=width, highlight=False, markup=False
+        )
+        self.err = Console(
+            file=error_file,
+            stderr=error_file is None,
+            no_color=no_color or None,
+            width=width,
+            highlight=False,
+            markup=False,
+        )
+
+    def json(self, data: object) -> None:
+        """Machine-readable output: plain JSON, no styling, no wrapping."""
+        stream = self.out.file if self.out.file is not None else sys.stdout
+        stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        stream.flush()
+
+    def line(self, text: str) -> None:
+        """One unstyled line on standard output (never wrapped)."""
+        self.out.print(Text(text), soft_wrap=True)
+
+    def error(self, message: str) -> None:
+        """The one-line error for a failed command."""
+        self.err.print(Text.assemble(("quizzer: error: ", "bold red"), message), soft_wrap=True)
+
+    def warning(self, message: str) -> None:
+        """A one-line warning on standard error."""
+        self.err.print(Text.assemble(("quizzer: warning: ", "yellow"), message), soft_wrap=True)
+
+    def note(self, message: str) -> None:
+        """A dim line on standard error: where things are, what to do next."""
+        self.note_styled(message, "dim")
+
+    def note_styled(self, message: str, style: str) -> None:
+        """A line on standard error in ``style``."""
+        self.err.print(Text(message, style=style), soft_wrap=True)
+
+    def keys_help(self, text: str) -> None:
+        """The dim line that lists a session's keys."""
+        self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
+
+    def ask(self, prompt: str) -> str:
+        """Read one line typed in a terminal. EOFError at Ctrl-D.
+
+        With both ends a terminal, input goes through readline: arrow keys
+        edit the line and Up recalls the previous try (in this session only;
+        nothing is written to a history file).
+        """
+        styled = Text(prompt, style="bold cyan")
+        if not _line_editing(self.out):
+            return self.out.input(styled)
+        with self.out.capture() as captured:
+            self.out.print(styled, end="")
+        # Readline must be handed the prompt, or it redraws over it (Home, Up);
+        # \x01 ... \x02 tell it which bytes are escape codes that take no room.
+        return input(_ANSI_ESCAPE.sub("\x01\\g<0>\x02", captured.get()))

@@ -1,0 +1,207 @@
+"""``quizzer drill``: the timed interview drill, its report and cheat sheet."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from quizzer.cards.formula import filled_prompt
+from quizzer.cards.sections import Depth, sections_to
+from quizzer.ui.card import section_body, section_style
+from quizzer.ui.session import SessionScreen
+from quizzer.ui.widgets import (
+    bullets,
+    card_heading,
+    clock_face,
+    duration,
+    filled_line,
+    markdown,
+    report_table,
+    section_panel,
+)
+
+if TYPE_CHECKING:
+    from datetime import timedelta
+
+    from quizzer.progress import stats
+    from quizzer.study import drill
+    from quizzer.study import quiz as flow
+
+    DrillEvent = (
+        drill.DrillCardStarted
+        | drill.FollowUpAsked
+        | drill.ApproachShown
+        | drill.FollowUpGraded
+        | drill.RedFlagsShown
+        | drill.DrillFinished
+        | flow.Event
+    )
+
+
+class DrillScreen(SessionScreen):
+    """The screen of ``drill``: a session's screen with a clock and an interviewer."""
+
+    def drill_prompt(self, kind: str, detail: flow.BlankAsked | str, remaining: timedelta) -> str:
+        """The input prompt, led by the time left."""
+        clock = clock_face(remaining)
+        if kind == "blank" and not isinstance(detail, str):
+            return f"{clock} {self.blank_prompt(detail)}"
+        if kind == "follow-up":
+            return f"{clock} your answer (or say it out loud), then Enter › "
+        return f"{clock} did you get it? y/n, or 1 Again 2 Hard 3 Good 4 Easy › "
+
+    def drill_event(self, event: DrillEvent) -> None:
+        """Show one thing that happened in a drill."""
+        show = _drill_views().get(type(event))
+        if show is not None:
+            show(self, event)
+        else:
+            # Not a drill event, so one of the session's that a drill reuses.
+            self.session_event(cast("flow.Event", event), interactive=True)
+
+    def drill_card_started(self, event: drill.DrillCardStarted) -> None:
+        """A rule with the clock and the target time, then the card's heading."""
+        from rich.rule import Rule
+
+        title = (
+            f"card {event.number} of {event.total} · {clock_face(event.remaining)} left"
+            f" · aim for {clock_face(event.target)}"
+        )
+        self.out.print()
+        self.out.print(Rule(title, style="magenta", align="right"))
+        self.out.print(card_heading(event.card))
+
+    def drill_card_finished(self, event: flow.CardFinished) -> None:
+        # In a drill the teaching sections wait for the report's cheat sheet.
+        self.out.print(filled_line(event.card, event.filled))
+
+    def follow_up_asked(self, event: drill.FollowUpAsked) -> None:
+        self.out.print(
+            section_panel(
+                "The interviewer asks", Text(event.follow_up.question, style="bold"), "magenta"
+            )
+        )
+
+    def approach_shown(self, event: drill.ApproachShown) -> None:
+        if event.answered:
+            self.out.print(Text.assemble(("you said: ", "dim"), event.answered))
+        self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
+
+    def red_flags_shown(self, event: drill.RedFlagsShown) -> None:
+        self.out.print(
+            section_panel(
+                "Phrases that signal junior thinking", bullets(event.card.red_flags), "red"
+            )
+        )
+
+    def drill_finished(self, event: drill.DrillFinished) -> None:
+        self.drill_report(event.report)
+
+    def drill_report(self, report: drill.DrillReport) -> None:
+        """One row per card, the totals, the topics to revise and a cheat sheet."""
+        if not report.cards:
+            self.out.print()
+            self.out.print(
+                Text(f"Drill stopped ({report.ended_by}) before any answer; nothing to report.")
+            )
+            return
+        table = report_table("Drill report")
+        table.add_column("card", style="cyan", overflow="fold")
+        table.add_column("blanks", justify="right")
+        table.add_column("follow-up", justify="center")
+        table.add_column("time", justify="right")
+        for item in report.cards:
+            if item.result is None:
+                continue
+            total = len(item.result.blanks)
+            blanks = Text(
+                f"{item.blanks_right}/{total}",
+                style="green" if item.blanks_right == total else "red",
+            )
+            follow = {
+                True: Text("✓", style="green"),
+                False: Text("✗", style="red"),
+                None: Text("–", style="dim"),
+            }[item.follow_up_right]
+            over = item.ms > report.target_ms
+            time = Text(
+                f"{duration(item.ms)} / {duration(report.target_ms)}",
+                style="yellow" if over else "",
+            )
+            table.add_row(item.card.id, blanks, follow, time)
+        self.out.print()
+        self.out.print(table)
+        right, graded = report.follow_ups_right
+        finished = len(report.finished_cards)
+        ended = {"time": " · time is up", "finished": ""}.get(
+            report.ended_by, f" · stopped: {report.ended_by}"
+        )
+        self.out.print(
+            Text(
+                f"cards right {report.cards_right}/{finished} · follow-ups"
+                f" {right}/{graded} · {duration(report.elapsed_ms)}{ended}",
+                style="bold",
+            )
+        )
+        topics = report.weakest_topics()
+        if topics:
+            self.out.print(
+                Text(
+                    "revise: " + ", ".join(f"{tag} ({n} missed)" for tag, n in topics),
+                    style="yellow",
+                )
+            )
+        if report.missed:
+            self.out.print(section_panel("Cheat sheet", cheat_sheet(report.missed), "cyan"))
+
+    def topics(self, topics: Sequence[stats.Topic]) -> None:
+        """``drill --list-topics``: each tag, its cards and the learner's accuracy."""
+        table = Table(show_edge=False, pad_edge=False, header_style="bold")
+        table.add_column("topic (tag)", style="green")
+        table.add_column("cards", justify="right")
+        table.add_column("your accuracy", justify="right")
+        for topic in topics:
+            accuracy = "–" if topic.accuracy is None else f"{topic.accuracy:.0%}"
+            table.add_row(topic.tag, str(topic.cards), accuracy)
+        self.out.print(table)
+
+
+def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
+    """Each missed card's title, filled formula and what to keep in mind (red flags,
+    60-second review)."""
+    parts: list[RenderableType] = []
+    for item in missed:
+        parts.append(Text(item.card.title, style="bold"))
+        parts.append(Text(filled_prompt(item.card), style="green"))
+        for section in sections_to(Depth.REVIEW):
+            body = section_body(item.card, section)
+            if body is not None:
+                parts += [Text(section.title, style=section_style(section)), body]
+        parts.append(Text())
+    return Group(*parts[:-1])
+
+
+@functools.cache
+def _drill_views() -> dict[type, Callable[[DrillScreen, DrillEvent], None]]:
+    """Which method shows each drill event; the rest are a session's (see drill_event)."""
+    from quizzer.study import drill
+    from quizzer.study import quiz as flow
+
+    def ignore(screen: DrillScreen, event: DrillEvent) -> None:
+        """The command shows a grade when it comes back."""
+
+    views: dict[type, Callable[..., None]] = {
+        drill.DrillCardStarted: DrillScreen.drill_card_started,
+        flow.CardFinished: DrillScreen.drill_card_finished,
+        drill.FollowUpAsked: DrillScreen.follow_up_asked,
+        drill.ApproachShown: DrillScreen.approach_shown,
+        drill.RedFlagsShown: DrillScreen.red_flags_shown,
+        drill.DrillFinished: DrillScreen.drill_finished,
+        drill.FollowUpGraded: ignore,
+    }
+    return views

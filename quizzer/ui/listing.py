@@ -1,0 +1,59 @@
+"""``quizzer list``: one line per card, grouped by deck."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from quizzer.ui.console import Output
+from quizzer.ui.widgets import counted, crop
+
+if TYPE_CHECKING:
+    from quizzer.cards.deck import LoadedCard
+
+
+class ListingScreen(Output):
+    """The screen of ``list``."""
+
+    def card_list(self, cards: Sequence[LoadedCard]) -> None:
+        """One line per card, grouped under a heading per deck with its commonest tags.
+
+        Each line is cropped to the terminal width and styled once with
+        precomputed escape codes rather than through a Rich renderable: listing
+        10,000 cards this way takes milliseconds instead of a second.
+        """
+        from rich.cells import cell_len
+        from rich.style import Style
+
+        system = None if self.out.no_color else self.out._color_system
+
+        def styled(text: str, style: str) -> str:
+            return Style.parse(style).render(text, color_system=system) if system else text
+
+        width = self.out.width
+        by_deck: dict[str, list[LoadedCard]] = defaultdict(list)
+        for loaded in cards:
+            by_deck[loaded.deck].append(loaded)
+        id_width = min(32, max((len(c.id) for c in cards), default=0) + 2)
+        lines: list[str] = []
+        for number, (deck, group) in enumerate(by_deck.items()):
+            tags = Counter(tag for c in group for tag in c.tags)
+            summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
+            heading = f"{deck}/"
+            rest = crop(f"  {len(group)} cards · {summary}", width - cell_len(heading))
+            if number:
+                lines.append("")
+            lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))
+            for loaded in group:
+                name = ("  " + loaded.id).ljust(id_width + 2)
+                tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
+                room = width - cell_len(name)
+                blanks = len(loaded.blank_names)
+                title = crop(f"{loaded.title} · {counted(blanks, 'blank')}", room)
+                tag_text = crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
+                lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
+        stream = self.out.file
+        stream.write("\n".join(lines) + ("\n" if lines else ""))
+        stream.flush()
+        self.note(counted(len(cards), "card"))

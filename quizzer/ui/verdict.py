@@ -1,0 +1,68 @@
+"""How a judged answer looks: in a session, and as ``quizzer check``'s report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+
+from quizzer.ui.console import Output
+
+if TYPE_CHECKING:
+    from quizzer.answers import Verdict
+    from quizzer.cards.model import Card
+
+_METHODS = {
+    "symbolic": "same expression after SymPy's normalisation",
+    "numeric": "compared by value at random points",
+    "words": "matched the accepted words",
+    "parser": "could not be read",
+    "limits": "beyond the judge's limits",
+}
+
+
+class VerdictScreen(Output):
+    """The screen of ``check``."""
+
+    def verdicts(self, card: Card, verdicts: Sequence[Verdict]) -> None:
+        """``check``'s report: each verdict, with which check decided it."""
+        numbers = {name: i for i, name in enumerate(card.blanks, start=1)}
+        for verdict in verdicts:
+            self.out.print(verdict_text(verdict, numbers.get(verdict.blank, 0), show_method=True))
+        right = sum(v.correct for v in verdicts)
+        style = "green" if right == len(verdicts) else "yellow"
+        self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
+
+
+def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) -> RenderableType:
+    """✓/✗, the blank, what was typed, how it was read, and why it is wrong."""
+    mark, style = ("✓", "bold green") if verdict.correct else ("✗", "bold red")
+    head = Text.assemble((mark, style), " ", (f"[{number}] {verdict.blank}", "bold"), "  ")
+    if verdict.status == "unanswered":
+        head.append("not answered", style="dim")
+        return head
+    typed = verdict.given.strip()
+    # Columns count from the start of what was typed, leading spaces included.
+    offset = len(head.plain) - (len(verdict.given) - len(verdict.given.lstrip()))
+    head.append(typed)
+    if verdict.interpreted and verdict.interpreted != typed:
+        head.append("  read as ", style="dim")
+        head.append(verdict.interpreted, style="cyan")
+    lines: list[RenderableType] = [head]
+    if verdict.column is not None and len(head.plain) < 80:
+        lines.append(Text(" " * (offset + verdict.column - 1) + "^", style="bold red"))
+    pretty = verdict.pretty or ""
+    if verdict.interpreted and verdict.interpreted != typed and pretty != verdict.interpreted:
+        # SymPy's two-dimensional form, when it is small enough to help rather than clutter.
+        rows = pretty.splitlines()
+        if len(rows) <= 6 and max(len(row) for row in rows) <= 60:
+            lines.append(Padding(Text(pretty, style="cyan"), (0, 0, 0, 4), expand=False))
+    if verdict.feedback:
+        feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
+        lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))
+    if show_method and verdict.decided_by in _METHODS:
+        lines.append(Text(f"    decided by: {_METHODS[verdict.decided_by]}", style="dim"))
+    return Group(*lines)

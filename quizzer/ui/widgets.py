@@ -1,0 +1,164 @@
+"""Small renderables and wordings that several screens share.
+
+Everything here builds and returns; nothing prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from quizzer.cards.model import Card, Gap
+
+if TYPE_CHECKING:
+    from datetime import datetime, timedelta
+
+    from rich.markdown import Markdown
+
+GAP_STYLE = "bold reverse cyan"
+
+
+def markdown(text: str) -> Markdown:
+    """Card prose (Markdown) as a renderable."""
+    # rich.markdown pulls in markdown-it; only screens that show prose need it.
+    from rich.markdown import Markdown
+
+    return Markdown(text)
+
+
+def bullets(items: Iterable[str]) -> Table:
+    """A bulleted list with a hanging indent."""
+    # A two-column grid gives a hanging indent without Markdown's blank lines.
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    for item in items:
+        grid.add_row("•", item)
+    return grid
+
+
+def section_panel(title: str, body: RenderableType, style: str) -> Panel:
+    """A titled box around one section."""
+    return Panel(body, title=title, title_align="left", border_style=style, padding=(0, 1))
+
+
+def report_table(title: str) -> Table:
+    """The borderless titled table used by end-of-session reports."""
+    return Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        header_style="bold",
+        show_edge=False,
+        pad_edge=False,
+    )
+
+
+def titled_grid(title: str) -> Table:
+    """A borderless table without headers under a bold left-aligned title."""
+    return Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+    )
+
+
+def card_title(card: Card) -> Text:
+    """The card's title in bold, then its tags."""
+    title = Text(card.title, style="bold")
+    if card.tags:
+        title.append("  " + " ".join(f"#{tag}" for tag in card.tags), style="green")
+    return title
+
+
+def prompt_text(parts: Sequence[str | Gap], filled: dict[str, str] | None = None) -> Text:
+    """The prompt with each gap shown as its number, or as its answer once filled."""
+    text = Text()
+    for part in parts:
+        if isinstance(part, Gap):
+            if filled and part.name in filled:
+                text.append(filled[part.name], style="bold green")
+            else:
+                text.append(f"[{part.number}]", style=GAP_STYLE)
+        else:
+            text.append(part)
+    return text
+
+
+def symbols_line(card: Card) -> Text | None:
+    """``symbols: d_k (or dk), Q`` — the names an answer may use, or None without any."""
+    names = [
+        name + (f" (or {', '.join(s.aliases)})" if s.aliases else "")
+        for name, s in card.symbols.items()
+    ]
+    return Text("symbols: " + ", ".join(names), style="dim") if names else None
+
+
+def card_heading(card: Card, *, with_symbols: bool = True) -> Group:
+    """What a card opens with on every screen: title and tags, the prompt, its symbols."""
+    lines: list[RenderableType] = [card_title(card), prompt_text(card.prompt_parts())]
+    symbols = symbols_line(card) if with_symbols else None
+    if symbols is not None:
+        lines.append(symbols)
+    return Group(*lines)
+
+
+def filled_line(card: Card, filled: dict[str, str]) -> Text:
+    """``✔`` and the prompt with every answer in place, bracketed where precedence needs it."""
+    from quizzer.cards.formula import fitted_answers
+
+    fitted = fitted_answers(card, filled)
+    return Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), fitted))
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun, plural when it is not one."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def crop(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells, with an ellipsis when cut."""
+    from rich.cells import cell_len, set_cell_size
+
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1) + "…"
+
+
+def relative(delta: timedelta) -> str:
+    """``in 3 days``, ``in under a minute``, ``now``."""
+    seconds = delta.total_seconds()
+    if seconds <= 0:
+        return "now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size)
+            return f"in {counted(count, unit)}"
+    return "in under a minute"
+
+
+def when(moment: datetime) -> str:
+    """A moment as ``Mon 30 Nov 11:28 UTC``."""
+    return moment.strftime("%a %d %b %H:%M UTC")
+
+
+def clock_face(delta: timedelta) -> str:
+    """A time left as ``m:ss``."""
+    seconds = max(0, int(delta.total_seconds()))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def duration(ms: int) -> str:
+    """A time taken as ``4.2s`` or ``3m05s``."""
+    seconds = ms / 1000
+    return f"{seconds:.1f}s" if seconds < 60 else f"{int(seconds // 60)}m{int(seconds % 60):02d}s"

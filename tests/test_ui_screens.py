@@ -1,0 +1,91 @@
+"""The screens of quizzer.ui: every event has a view, the card heading is drawn one way."""
+
+from __future__ import annotations
+
+import io
+import typing
+
+import pytest
+
+from quizzer.cards.model import Card
+from quizzer.cards.sections import SECTIONS, Depth
+from quizzer.study import drill
+from quizzer.study import quiz as flow
+from quizzer.ui.drill import _drill_views
+from quizzer.ui.screen import Screen
+from quizzer.ui.session import _session_views
+
+
+def screen() -> tuple[Screen, io.StringIO]:
+    out = io.StringIO()
+    return Screen(no_color=True, file=out, error_file=io.StringIO(), width=80), out
+
+
+def test_every_session_event_has_a_view() -> None:
+    shown = set(_session_views()) | {flow.CardFinished}
+    assert set(typing.get_args(flow.Event)) == shown
+
+
+def test_every_drill_event_has_a_view() -> None:
+    drill_events = {
+        drill.DrillCardStarted,
+        drill.FollowUpAsked,
+        drill.ApproachShown,
+        drill.FollowUpGraded,
+        drill.RedFlagsShown,
+        drill.DrillFinished,
+    }
+    assert drill_events <= set(_drill_views())
+
+
+CARD = Card.model_validate(
+    {
+        "id": "scaled",
+        "title": "Scaled scores",
+        "tags": ["attention"],
+        "prompt": "s = q k / sqrt({{d_k}})",
+        "blanks": {"d_k": {"answer": "d_k"}},
+        "symbols": {"d_k": {"aliases": ["dk"]}, "q": {}, "k": {}},
+    }
+)
+
+
+def test_quiz_and_drill_open_a_card_with_the_same_heading() -> None:
+    quiz_screen, quiz_out = screen()
+    quiz_screen.session_event(flow.CardStarted(CARD, 1, 1), interactive=False)
+    drill_screen, drill_out = screen()
+    from datetime import timedelta
+
+    started = drill.DrillCardStarted(CARD, 1, 1, timedelta(minutes=5), timedelta(minutes=1))
+    drill_screen.drill_event(started)
+    heading = "Scaled scores  #attention\ns = q k / sqrt([1])\nsymbols: d_k (or dk), q, k\n"
+    assert quiz_out.getvalue().endswith(heading)
+    assert drill_out.getvalue().endswith(heading)
+
+
+FULL = CARD.model_copy(
+    update={
+        "intuition": "Keep the scores' spread at one.",
+        "explanation": "Var(q · k) = d_k.",
+        "worked_example": "d_k = 64 gives a spread of 8.",
+        "code": "import numpy as np\nassert np.sqrt(64) == 8",
+        "red_flags": ["Dividing by d_k."],
+        "limitations": ["Long contexts."],
+        "bullets": ["Divide by sqrt(d_k)."],
+    }
+)
+
+
+@pytest.mark.parametrize(("brief", "depth"), [(False, Depth.STUDY), (True, Depth.REVIEW)])
+def test_after_a_card_the_sections_of_its_depth_follow_the_formula(brief, depth):
+    shown, out = screen()
+    result = flow.CardResult(FULL.id, FULL.title, [])
+    shown.session_event(
+        flow.CardFinished(FULL, result, {"d_k": "d_k"}), interactive=False, brief=brief
+    )
+    text = out.getvalue()
+    assert text.startswith("✔ s = q k / sqrt(d_k)\n")
+    for section in SECTIONS:
+        if getattr(FULL, section.field):
+            assert (section.title in text) == (section.depth <= depth), section.field
+    assert ("assert np.sqrt(64) == 8" in text) == (not brief)
