@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from quizzer.answers import functions, numeric
+from quizzer.answers.deadline import BudgetSpent, budget
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
     AnswerError,
@@ -51,6 +52,10 @@ MIN_VALID_POINTS = 4
 MIN_CONFIRMED = 3
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
+#: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
+SYMPY_SECONDS = 0.5
+#: Points with float values on both sides that a computed diagnosis needs.
+MIN_DIAGNOSIS_POINTS = 3
 
 Status = Literal["correct", "wrong", "unreadable", "too_large", "unanswered"]
 
@@ -171,6 +176,9 @@ class _Expected:
     values: list[Any]  # one per point: a value, UNDEFINED or OVERFLOW
     #: 50-digit values, computed when first needed: point index -> value or None.
     precise: dict[int, Any] = field(default_factory=dict)
+    #: Its SymPy form (None where SymPy could not build it in time), once tried.
+    sympy_form: Any = None
+    sympy_tried: bool = False
 
 
 _PHRASE = re.compile(r"^[\w][\w\s'’-]*$")
@@ -211,6 +219,8 @@ class Comparison:
     #: Points where the expected value is real but the answer's is not.
     answer_undefined: int = 0
     expected_undefined: int = 0
+    #: Points where floats were not enough and 50 digits were out of reach.
+    out_of_reach: int = 0
 
 
 def symbol_domains(card: Card) -> dict[str, numeric.Domain]:
@@ -334,7 +344,7 @@ class CardJudge:
         compiled = self.compiled(name)
         basis = f"words:{normalise_words(compiled.blank.answer)}"
         if compiled.expected is not None:
-            expr = self._sympy(compiled.expected.tree)
+            expr = self._expected_sympy(compiled.expected)
             if expr is not None:
                 from quizzer.answers import symbolic
 
@@ -349,8 +359,8 @@ class CardJudge:
         Without ``read_back`` the verdict does not need SymPy: the decision is
         numeric (quizzer's own tree, evaluated), and ``interpreted``/``pretty``
         are left out. The first answer of a session is judged so while SymPy
-        is still loading; SymPy is then needed only for what numbers could
-        not decide.
+        is still loading, and ``validate`` never shows the read-back; SymPy is
+        then needed only for what numbers could not decide.
         """
         if name not in self.card.blanks:
             raise KeyError(name)
@@ -395,7 +405,10 @@ class CardJudge:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
         forbidden = forbidden_in(tree, compiled.blank, self.table)
         if forbidden:
-            return wrong(f"this blank asks for it without {', '.join(forbidden)}", "forbid")
+            named = ", ".join(forbidden)
+            return wrong(
+                f"uses {named}, which this blank forbids: write it in other terms", "forbid"
+            )
         try:
             values = self.values_of(tree)
         except numeric.NotDefined as error:
@@ -407,16 +420,16 @@ class CardJudge:
         if comparison.equal is None and expr is None and not read_back:
             expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
-            exact = read_back and self._proved_equal(expr, compiled.expected.tree)
+            exact = read_back and self._proved_equal(expr, compiled.expected)
             how = "symbolic" if exact else "numeric"
             return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
-        if comparison.equal is None and self._proved_equal(expr, compiled.expected.tree):
+        if comparison.equal is None and self._proved_equal(expr, compiled.expected):
             # Symbolic proof may confirm what the points could not decide; it
             # never overrules a disagreement.
             return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values, tidy=read_back))
+        return wrong(self._diagnose(compiled, tree, values, expr, tidy=read_back))
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -432,21 +445,36 @@ class CardJudge:
                 continue
         return None
 
-    def _proved_equal(self, expr: Any, expected_tree: Node) -> bool:
+    # SymPy only reads answers back and may confirm them: each use gets a share
+    # of the time (SYMPY_SECONDS) and costs only its own result when it
+    # overruns (sqrt(exp((2-x)^1000)) took SymPy 113 s to build).
+
+    def _proved_equal(self, expr: Any, expected: _Expected) -> bool:
         from quizzer.answers import symbolic
 
-        expected_expr = self._sympy(expected_tree)
-        return (
-            expected_expr is not None
-            and expr is not None
-            and symbolic.same_after_normalising(expr, expected_expr)
-        )
+        expected_expr = self._expected_sympy(expected)
+        if expected_expr is None or expr is None:
+            return False
+        try:
+            with budget(SYMPY_SECONDS):
+                return bool(symbolic.same_after_normalising(expr, expected_expr))
+        except BudgetSpent:
+            return False
+
+    def _expected_sympy(self, expected: _Expected) -> Any:
+        if not expected.sympy_tried:
+            expected.sympy_form = self._sympy(expected.tree)
+            expected.sympy_tried = True
+        return expected.sympy_form
 
     def _sympy(self, tree: Node) -> Any:
         from quizzer.answers import symbolic
 
         try:
-            return symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                return symbolic.to_sympy(tree, self.table)
+        except BudgetSpent:
+            return None
         except Exception:  # SymPy refuses some combinations (Max of matrices...)
             return None
 
@@ -454,18 +482,19 @@ class CardJudge:
         """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
         from quizzer.answers import symbolic
 
+        expr = None
         try:
-            expr = symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                expr = symbolic.to_sympy(tree, self.table)
+                if symbolic.has_huge_number(expr):
+                    return None, None, expr  # printing it would cost more than judging it
+                return symbolic.plain(expr), symbolic.pretty(expr), expr
         except TooLarge:
             raise
-        except Exception:  # SymPy refuses some combinations (Max of matrices...)
-            return None, None, None
-        if symbolic.has_huge_number(expr):
-            return None, None, expr  # printing it would cost more than judging it
-        try:
-            return symbolic.plain(expr), symbolic.pretty(expr), expr
-        except Exception:  # a printer gap must not cost the learner a verdict
+        except BudgetSpent:
             return None, None, expr
+        except Exception:  # SymPy refuses some combinations; a printer gap must not
+            return None, None, expr  # cost the learner a verdict
 
     def compare(self, expected: _Expected, tree: Node, values: list[Any]) -> Comparison:
         """Compare an answer's values with the expected ones, point by point.
@@ -489,6 +518,7 @@ class CardJudge:
                 continue
             verdict = self._agree_precisely(expected, tree, index)
             if verdict is None:
+                result.out_of_reach += 1
                 continue
             if not verdict:
                 return Comparison(False, result.valid, result.confirmed)
@@ -527,6 +557,9 @@ class CardJudge:
         """Why no verdict of "equal" could be reached: say so, never guess."""
         if comparison.valid >= MIN_VALID_POINTS:
             return "could not confirm it at 50 digits: its values are too large to check"
+        undefined = max(comparison.answer_undefined, comparison.expected_undefined)
+        if comparison.out_of_reach > undefined:
+            return "its values are too large to evaluate at most points: cannot compare"
         if comparison.answer_undefined >= comparison.expected_undefined:
             names = sorted(symbols_used(tree))
             whose = "yours is"
@@ -539,8 +572,15 @@ class CardJudge:
     # -- feedback --------------------------------------------------------------
 
     def _diagnose(
-        self, compiled: _CompiledBlank, tree: Node, values: list[Any], *, tidy: bool = True
+        self,
+        compiled: _CompiledBlank,
+        tree: Node,
+        values: list[Any],
+        expr: Any,
+        *,
+        tidy: bool = True,
     ) -> str:
+        """Why an answer is wrong. Without ``tidy``, no SymPy (symbols as the trees name them)."""
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
@@ -553,20 +593,18 @@ class CardJudge:
         ]
         return diagnose(
             pairs,
-            self._symbols_of(expected.tree, tidy=tidy),
-            self._symbols_of(tree, tidy=tidy),
+            _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
+            _symbols_of(tree, expr),
             rounded_constants(tree),
         )
 
-    def _symbols_of(self, tree: Node, *, tidy: bool = True) -> set[str]:
-        """The symbols a value depends on: after SymPy's tidying, so n^0 uses no n.
 
-        Without ``tidy`` (SymPy not loaded yet), the symbols the tree names.
-        """
-        expr = self._sympy(tree) if tidy else None
-        if expr is None:
-            return set(symbols_used(tree))
-        return {str(symbol) for symbol in expr.free_symbols}
+def _symbols_of(tree: Node, expr: Any) -> set[str]:
+    """The symbols a value depends on: after SymPy's tidying when it read the
+    tree (so n^0 uses no n), else the symbols the tree names."""
+    if expr is None:
+        return set(symbols_used(tree))
+    return {str(symbol) for symbol in expr.free_symbols}
 
 
 def free_symbols(tree: Node) -> set[str]:
@@ -667,9 +705,12 @@ def _looks_rounded(value: Fraction) -> str | None:
     matches = []
     for exact, text in _constants_near(decimal):
         # > 0 when the decimal was cut short; exact arithmetic for fractions
-        difference = abs(exact) - abs(value if isinstance(exact, Fraction) else decimal)
-        slack = 0.0 if isinstance(exact, Fraction) else 4 * sys.float_info.epsilon * abs(decimal)
-        if abs(difference) <= step / 2 + slack or 0 <= difference < step + slack:
+        # (a float constant is taken exactly, with a few ulps of slack)
+        difference = abs(Fraction(exact)) - abs(value)
+        limit = step
+        if not isinstance(exact, Fraction):
+            limit += Fraction(4 * sys.float_info.epsilon * abs(decimal))
+        if abs(difference) <= limit / 2 or 0 <= difference < limit:
             matches.append((abs(float(difference)), text))
     return min(matches)[1] if matches else None
 
@@ -741,7 +782,7 @@ def diagnose(
             f"very close, but not exactly the answer: is a constant rounded?"
             f" ({typed} looks like {exact})"
         )
-    if pairs:
+    if len(pairs) >= MIN_DIAGNOSIS_POINTS:
         expected_matrix = numeric.is_matrix(pairs[0][0])
         answer_matrix = numeric.is_matrix(pairs[0][1])
         if expected_matrix and not answer_matrix:
@@ -753,7 +794,7 @@ def diagnose(
         if _all(pairs, lambda e, a: _close(-e, a)):
             return "right size, wrong sign"
         factor = common_factor(pairs)
-        if factor is not None:
+        if factor is not None and factor != 0:
             if abs(factor - 1) < 1e-6:
                 return _TINY
             name = describe_constant(factor) or f"about {factor:.6g}"

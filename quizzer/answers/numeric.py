@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath
+import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
@@ -41,6 +41,8 @@ MP_ATOL = mpmath.mpf(10) ** -45
 #: the argument (exp(exp(1e10)), 10^(10^20)): such points are not evaluated.
 MP_ARGUMENT_LIMIT = 1e30
 MP_LOG_MAGNITUDE_LIMIT = 1e7
+#: A matrix power costs log2(n) products; past this its entries are out of reach anyway.
+MAX_MATRIX_POWER = 10**6
 
 
 class Undefined(Exception):
@@ -202,6 +204,9 @@ class _Evaluator(Fold[Value]):
     def matrix_power(self, base: Value, whole: int) -> Value:
         raise NotImplementedError
 
+    def is_whole(self, value: Value) -> bool:
+        raise NotImplementedError
+
     # the fold -------------------------------------------------------------------
     def num(self, node: Num) -> Value:
         return self.number(node.value)
@@ -239,13 +244,16 @@ class _Evaluator(Fold[Value]):
 
     def power(self, node: Binary, base: Value, exponent: Value) -> Value:
         if is_matrix(exponent):
+            if isinstance(node.right, Sym) and node.right.name == "T":
+                raise NotDefined("^T is a power of the symbol T on this card: write M' or Mᵀ")
             raise NotDefined("cannot raise to a matrix power")
         exact = rational_value(node.right)
         if is_matrix(base):
-            whole = exact if exact is not None else Fraction(float(exponent))
-            if whole.denominator != 1:
+            if not self.is_whole(exponent):
                 raise NotDefined("a matrix can only be raised to a whole power")
-            return self.checked(self.matrix_power(base, int(whole)))
+            if abs(exponent) > MAX_MATRIX_POWER:
+                raise TooCostly("matrix power too large to evaluate")
+            return self.checked(self.matrix_power(base, int(exponent)))
         if base == 0 and exponent < 0:
             raise Undefined("zero to a negative power")
         if base >= 0:
@@ -256,7 +264,7 @@ class _Evaluator(Fold[Value]):
                 raise Undefined("even root of a negative number")
             magnitude = self.real_power(-base, self.number(exact))
             return self.checked(-magnitude if exact.numerator % 2 else magnitude)
-        if exponent != int(exponent):
+        if not self.is_whole(exponent):
             raise Undefined("negative number to a fractional power")
         return self.checked(self.real_power(base, exponent))
 
@@ -277,6 +285,11 @@ class _Evaluator(Fold[Value]):
             raise Undefined(str(error)) from None
         except np.linalg.LinAlgError:
             raise Undefined("singular matrix") from None
+        except OverflowError:  # a conversion to int or float of a huge number
+            raise self.too_large() from None
+
+    def too_large(self) -> Exception:
+        raise NotImplementedError
 
 
 def _with_mpmath_errors(function: Callable[..., Value], *args: Value) -> Value:
@@ -332,6 +345,12 @@ class _FloatEvaluator(_Evaluator):
     def matrix_power(self, base: Value, whole: int) -> Value:
         return np.linalg.matrix_power(base, whole)
 
+    def is_whole(self, value: Value) -> bool:
+        return float(value).is_integer()
+
+    def too_large(self) -> Exception:
+        return Overflow()
+
 
 class _PreciseEvaluator(_Evaluator):
     """mpmath numbers at the working precision; matrices are object arrays of them."""
@@ -375,6 +394,12 @@ class _PreciseEvaluator(_Evaluator):
         if entry.precise_array is not None:
             return _with_mpmath_errors(entry.precise_array, *args)
         return _with_mpmath_errors(np.frompyfunc(entry.precise, len(args), 1), *args)
+
+    def is_whole(self, value: Value) -> bool:
+        return bool(mpmath.isint(value))
+
+    def too_large(self) -> Exception:
+        return TooCostly("too large to evaluate")
 
     def matrix_power(self, base: Value, whole: int) -> Value:
         if whole < 0:

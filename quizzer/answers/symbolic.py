@@ -11,11 +11,11 @@ import math
 from functools import cache, lru_cache
 from typing import Any
 
-import sympy
-from sympy.printing.precedence import PRECEDENCE
-from sympy.printing.pretty.pretty import PrettyPrinter
-from sympy.printing.pretty.stringpict import prettyForm
-from sympy.printing.str import StrPrinter
+import sympy  # type: ignore[import-untyped]
+from sympy.printing.precedence import PRECEDENCE  # type: ignore[import-untyped]
+from sympy.printing.pretty.pretty import PrettyPrinter  # type: ignore[import-untyped]
+from sympy.printing.pretty.stringpict import prettyForm  # type: ignore[import-untyped]
+from sympy.printing.str import StrPrinter  # type: ignore[import-untyped]
 
 from quizzer.answers.functions import BY_NAME
 from quizzer.answers.syntax import (
@@ -122,8 +122,15 @@ def _digits(number: Any) -> float:
     return height.bit_length() * math.log10(2)
 
 
+def _largest_digits(expr: Any) -> float:
+    """Digits of the longest number in an expression (SymPy splits powers of products)."""
+    if expr.is_Rational:
+        return _digits(expr)
+    return max((_digits(atom) for atom in expr.atoms(sympy.Rational)), default=0.0)
+
+
 def _check_digits(argument: Any) -> None:
-    if argument.is_Rational and _digits(argument) > ROOT_DIGITS:
+    if _largest_digits(argument) > ROOT_DIGITS:
         raise TooLarge("too large to judge")
 
 
@@ -133,13 +140,13 @@ def _check_factorial(argument: Any) -> None:
 
 
 def _check_power(base: Any, exponent: Any) -> None:
-    if not (base.is_Rational and exponent.is_Rational):
-        return
+    if not exponent.is_Rational:
+        return  # a symbolic exponent: SymPy leaves the power alone
     if abs(exponent) > MAX_EXPONENT:
         raise TooLarge("exponent too large to judge")
     if exponent.q != 1:
-        _check_digits(base)
-    digits = _digits(base)
+        _check_digits(base)  # roots of big numbers, also inside products: sqrt(10^999 x)
+    digits = _largest_digits(base)
     if digits > 0.5 and abs(exponent) * digits > MAX_DIGITS:
         raise TooLarge("answer too large to judge")
 

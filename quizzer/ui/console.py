@@ -92,7 +92,7 @@ class Output:
         """Machine-readable output: plain JSON, no styling, no wrapping."""
         stream = self.out.file if self.out.file is not None else sys.stdout
         if isinstance(data, list) and data:
-            # One item a line: json.dumps is C only without indent (10,000 cards: 0.07 to 0.03 s CPU).
+            # One item a line: json.dumps is C only without indent (10,000 cards: 0.07 -> 0.03 s).
             items = ",\n  ".join(json.dumps(item, ensure_ascii=False) for item in data)
             stream.write(f"[\n  {items}\n]\n")
         else:
