@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, Literal
 
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
@@ -215,9 +216,19 @@ def card_files(source: Path) -> list[tuple[Path, str]]:
     devices, sockets, symlink loops and unreadable files or folders are
     skipped, each reported through :func:`quizzer.files.report_skipped`.
     Hidden entries and symlinked folders are not followed.
+
+    Raises:
+        DeckNotFound: ``source`` itself is neither a regular file nor a folder
+            (it was named on the command line or in QUIZZER_DECKS: say so).
     """
-    if source.is_file():
+    try:
+        mode = os.stat(source).st_mode
+    except OSError as error:
+        raise DeckNotFound(f"cannot read {source}: {reason(error)}") from None
+    if S_ISREG(mode):
         return [(source, source.parent.name)]
+    if not S_ISDIR(mode):
+        raise DeckNotFound(f"{source} is {kind_of(mode)}, not a card file or folder")
     found: list[tuple[Path, str]] = []
     root = str(source)
     # scandir tells a regular file from its directory entry, without a stat per file;

@@ -18,7 +18,7 @@ import sqlite3
 import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ DB_ENV = "QUIZZER_DB"
 APPLICATION_ID = 0x51555A52  # "QUZR"
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
+#: Characters of an answer kept (the judge reads at most 1,000; a backup entry takes 100,000).
+MAX_GIVEN = 10_000
 
 #: Each entry takes the schema from version ``index`` to ``index + 1``.
 MIGRATIONS: list[str] = [
@@ -342,7 +344,13 @@ class Store:
             db.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (iso(ended_at), session_id))
 
     def record_attempt(self, session_id: int | None, attempt: Attempt) -> None:
-        """Save one attempt, committed before this returns."""
+        """Save one attempt, committed before this returns.
+
+        An answer longer than :data:`MAX_GIVEN` characters (a paste gone wrong) is
+        kept cut short, so every stored attempt fits in a backup that imports.
+        """
+        if len(attempt.given) > MAX_GIVEN:
+            attempt = replace(attempt, given=attempt.given[:MAX_GIVEN] + "…")
         with self._write() as db:
             db.execute(
                 "INSERT INTO attempts"
