@@ -349,3 +349,21 @@ def test_evaluation_is_real():
             evaluate(parse(text, table), point)
         with pytest.raises(Undefined):
             evaluate(parse(text, table), point, precise=True)
+
+
+def test_a_cached_card_keeps_its_domains():
+    # The deck cache rebuilds cards from JSON without validation: a range must
+    # come back as the tuple validation makes of it (a list warned, then exit 3).
+    import json
+    import warnings
+
+    from quizzer.cards.model import trusted_card
+
+    original = card(
+        "p", {"p": {"range": [0, 1], "integer": False}, "I": {"matrix": True, "identity": True}}
+    )
+    rebuilt = trusted_card(json.loads(original.model_dump_json()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rebuilt.model_dump_json() == original.model_dump_json()
+    assert rebuilt.symbols["p"].range == (0.0, 1.0)

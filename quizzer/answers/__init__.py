@@ -17,14 +17,14 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from quizzer.answers.deadline import (
-    JUDGE_SECONDS,
-    JudgeTimeout,
-    _timer_usable,
-    deadline,
+from quizzer.answers.deadline import JUDGE_SECONDS, JudgeTimeout, _timer_usable, deadline
+from quizzer.answers.judge import (
+    CardJudge,
+    Verdict,
     judge_in_this_thread,
+    symbol_table,
+    unanswered,
 )
-from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
 from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
 from quizzer.cards.model import Card
 

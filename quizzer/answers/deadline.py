@@ -1,9 +1,10 @@
 """Wall-clock limits on judging one answer, for the thread that can be interrupted.
 
 A timer signal only reaches the main thread. :func:`deadline` bounds the
-whole judgement of one answer (:func:`quizzer.answers.judge_bounded` uses it
-there, and the worker child, :mod:`quizzer.answers.worker`, for every request
-it serves); :func:`budget` gives one step inside it (SymPy's read-back) a
+whole judgement of one answer (:func:`quizzer.answers.judge.judge_in_this_thread`
+puts it around one judgement: :func:`quizzer.answers.judge_bounded` in the
+main thread, and the worker child, :mod:`quizzer.answers.worker`, for every
+request it serves); :func:`budget` gives one step inside it (SymPy's read-back) a
 share of the time, so that a step that overruns costs its own result, not
 the verdict.
 
@@ -19,10 +20,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from quizzer.answers.judge import CardJudge, Verdict
 
 #: Wall-clock limit for judging one answer.
 JUDGE_SECONDS = 2.0
@@ -96,32 +93,3 @@ def budget(seconds: float) -> AbstractContextManager[None]:
     The enclosing :func:`deadline` still wins when it comes first.
     """
     return _limit(seconds, BudgetSpent)
-
-
-def judge_in_this_thread(
-    judge: CardJudge,
-    blank: str,
-    text: str,
-    seconds: float = JUDGE_SECONDS,
-    *,
-    read_back: bool = True,
-) -> Verdict:
-    """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
-    from quizzer.answers.judge import Verdict
-
-    try:
-        with deadline(seconds):
-            return judge.judge(blank, text, read_back=read_back)
-    except JudgeTimeout:
-        return Verdict(
-            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
-        )
-    except (RecursionError, MemoryError):
-        return Verdict(
-            blank,
-            text,
-            False,
-            "too_large",
-            feedback="answer too complex to judge",
-            decided_by="limits",
-        )

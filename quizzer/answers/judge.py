@@ -33,7 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from quizzer.answers import functions, numeric
-from quizzer.answers.deadline import BudgetSpent, budget
+from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
     AnswerError,
@@ -596,6 +596,33 @@ class CardJudge:
             _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
             _symbols_of(tree, expr),
             rounded_constants(tree),
+        )
+
+
+def judge_in_this_thread(
+    judge: CardJudge,
+    blank: str,
+    text: str,
+    seconds: float = JUDGE_SECONDS,
+    *,
+    read_back: bool = True,
+) -> Verdict:
+    """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
+    try:
+        with deadline(seconds):
+            return judge.judge(blank, text, read_back=read_back)
+    except JudgeTimeout:
+        return Verdict(
+            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
+        )
+    except (RecursionError, MemoryError):
+        return Verdict(
+            blank,
+            text,
+            False,
+            "too_large",
+            feedback="answer too complex to judge",
+            decided_by="limits",
         )
 
 

@@ -29,7 +29,17 @@ import mpmath  # type: ignore[import-untyped]
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
-from quizzer.answers.syntax import Binary, Call, Const, Neg, Node, Num, Sym, Transpose
+from quizzer.answers.syntax import (
+    Binary,
+    Call,
+    Const,
+    Neg,
+    Node,
+    Num,
+    Sym,
+    SymbolTable,
+    Transpose,
+)
 from quizzer.answers.tree import Fold, fold, rational_value
 
 MATRIX_SIZE = 3
@@ -145,13 +155,21 @@ def _exact_matrix(entries: np.ndarray) -> np.ndarray:
 
 
 def sample_points(
-    domains: Mapping[str, Domain], rng: np.random.Generator, count: int
+    domains: Mapping[str, Domain] | SymbolTable, rng: np.random.Generator, count: int
 ) -> list[Point]:
     """Random points inside each symbol's domain, spread over small and large magnitudes.
 
     Whole numbers and fractions alternate (as KAS does), and symbols without a
     declared sign take both signs, so ``sqrt(x^2)`` is told apart from ``x``.
+    A bare :class:`SymbolTable` gives its matrices and positives their domains.
     """
+    if isinstance(domains, SymbolTable):
+        domains = {
+            name: Domain(
+                matrix=name in domains.matrices, low=0.0 if name in domains.positives else None
+            )
+            for name in domains.names
+        }
     points = []
     for trial in range(count):
         floats: dict[str, Value] = {}

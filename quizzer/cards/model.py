@@ -197,12 +197,19 @@ def trusted_card(data: dict[str, Any]) -> Card:
     return Card.model_construct(
         **{
             **data,
-            "symbols": {n: Symbol.model_construct(**s) for n, s in data["symbols"].items()},
+            "symbols": {n: _trusted_symbol(s) for n, s in data["symbols"].items()},
             "blanks": blanks,
             "follow_ups": [FollowUp.model_construct(**f) for f in data["follow_ups"]],
             "sources": [Source.model_construct(**s) for s in data["sources"]],
         }
     )
+
+
+def _trusted_symbol(data: dict[str, Any]) -> Symbol:
+    # JSON has no tuples: give `range` back the type validation gives it.
+    if data.get("range") is not None:
+        data = {**data, "range": tuple(data["range"])}
+    return Symbol.model_construct(**data)
 
 
 _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {
