@@ -13,19 +13,16 @@ from quizzer.progress import schedule
 from quizzer.progress.selection import CardState, Pick, choose, states_from, status, streak
 from quizzer.progress.store import Attempt, Review, Store, default_path
 
+from .conftest import MINIMAL_CARD
+
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
-CARD = """\
-id: {id}
-title: Card {id}
-tags: [mine]
-prompt: "y = {{{{slope}}}} x"
-symbols:
-  m: {{}}
-blanks:
-  slope:
-    answer: m
-"""
+
+def card_text(card_id: str) -> str:
+    """A minimal card with a title of its own and the tag ``mine``."""
+    return MINIMAL_CARD.format(id=card_id).replace(
+        "title: A minimal card", f"title: Card {card_id}\ntags: [mine]"
+    )
 
 
 @pytest.fixture
@@ -33,7 +30,7 @@ def deck(tmp_path):
     folder = tmp_path / "mine"
     folder.mkdir()
     for card_id in ("alpha", "beta", "gamma", "delta"):
-        (folder / f"{card_id}.yaml").write_text(CARD.format(id=card_id))
+        (folder / f"{card_id}.yaml").write_text(card_text(card_id))
     return folder
 
 
