@@ -402,12 +402,12 @@ class CardJudge:
             )
         try:
             values = self.values_of(tree)
+            comparison = self.compare(compiled.expected, tree, values)
+            if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
+                values = self.values_of(tree, more=True)
+                comparison = self.compare(compiled.expected, tree, values)
         except numeric.NotDefined as error:
             return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
-        comparison = self.compare(compiled.expected, tree, values)
-        if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
-            values = self.values_of(tree, more=True)
-            comparison = self.compare(compiled.expected, tree, values)
         if comparison.equal:
             exact = self._proved_equal(expr, compiled.expected)
             how = "symbolic" if exact else "numeric"
@@ -523,7 +523,10 @@ class CardJudge:
     def _expected_values(self, expected: _Expected, values: list[Any]) -> list[Any]:
         """The expected values at as many points as ``values`` has."""
         if len(expected.values) < len(values):
-            expected.values = self.values_of(expected.tree, more=True)
+            try:
+                expected.values = self.values_of(expected.tree, more=True)
+            except numeric.NotDefined:  # only at the extra points: they do not count
+                expected.values += [UNDEFINED] * (len(values) - len(expected.values))
         return expected.values
 
     def _agree_precisely(self, expected: _Expected, tree: Node, index: int) -> bool | None:
@@ -565,12 +568,13 @@ class CardJudge:
             for e, a in zip(self._expected_values(expected, values), values, strict=False)
             if not isinstance(e, _Mark) and not isinstance(a, _Mark)
         ]
-        return diagnose(
-            pairs,
-            _symbols_of(expected.tree, self._expected_sympy(expected)),
-            _symbols_of(tree, expr),
-            rounded_constants(tree),
-        )
+        with np.errstate(all="ignore"):
+            return diagnose(
+                pairs,
+                _symbols_of(expected.tree, self._expected_sympy(expected)),
+                _symbols_of(tree, expr),
+                rounded_constants(tree),
+            )
 
 
 def judge_in_this_thread(

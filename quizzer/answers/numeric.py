@@ -471,8 +471,9 @@ def values_agree(a: Value, b: Value, *, precise: bool = False) -> bool:
                 scale = max(max(abs(x) for x in a.flat), max(abs(x) for x in b.flat))
                 difference = max(abs(x - y) for x, y in zip(a.flat, b.flat, strict=True))
                 return bool(difference <= MP_RTOL * scale + MP_ATOL)
-        scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
-        return float(np.linalg.norm(a - b)) <= FLOAT_RTOL * scale + 1e-12
+        with np.errstate(all="ignore"):  # a norm past float range is inf: still ordered
+            scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
+            return float(np.linalg.norm(a - b)) <= FLOAT_RTOL * scale + 1e-12
     if precise:
         with mpmath.workdps(MP_DIGITS):
             scale = max(abs(a), abs(b))
