@@ -49,7 +49,7 @@ POINTS = 12
 #: Points where both sides are real that an "equal" verdict needs at least.
 MIN_VALID_POINTS = 4
 #: Of those, points that must be confirmed at 50 digits: a fixed minimum, never zero.
-MIN_CONFIRMED = 3
+MIN_CONFIRMED = 4
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
 #: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
@@ -510,7 +510,7 @@ class CardJudge:
         result.valid += len(agreeing_in_floats)
         if result.valid < MIN_VALID_POINTS:
             return result
-        for index in agreeing_in_floats:
+        for index in _spread_out(agreeing_in_floats):
             if result.confirmed >= MIN_CONFIRMED:
                 break
             verdict = self._agree_precisely(expected, tree, index)
@@ -597,6 +597,19 @@ def judge_in_this_thread(
             feedback="answer too complex to judge",
             decided_by="limits",
         )
+
+
+def _spread_out(indices: list[int]) -> list[int]:
+    """Every index, reordered so that the first few cover the kinds of points.
+
+    Point i is drawn whole, small, medium or large as i % 4 (see
+    :func:`numeric.sample_points`): one of each comes first, so confirming the
+    first few at 50 digits looks at every kind of magnitude.
+    """
+    first: list[int] = []
+    for kind in range(4):
+        first.extend([index for index in indices if index % 4 == kind][:1])
+    return first + [index for index in indices if index not in first]
 
 
 def _symbols_of(tree: Node, expr: Any) -> set[str]:
