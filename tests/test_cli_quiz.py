@@ -217,7 +217,8 @@ def test_real_terminal_flow(tmp_path):
         for _ in range(4):
             child.expect_exact("Enter shows the approach")
             child.sendline("")
-        child.expect_exact("rated Hard · next review in")  # a retry and a hint: Hard
+        child.expect_exact("next review in")  # the recap above the rating prompt
+        child.expect_exact("rated Hard · ")  # a retry and a hint: Hard
         child.expect_exact("Enter keeps › ")
         child.sendline("3")
         child.expect_exact("scheduled Good")

@@ -22,11 +22,13 @@ from quizzer.study.drill import (
     FollowUpAsked,
     FollowUpGraded,
     RedFlagsShown,
+    Stage,
     cheat_sheet_markdown,
     follow_up_id,
     order_for_drill,
     pick_follow_up,
 )
+from quizzer.study.events import FollowUpId, Grade, GradeAsked
 
 from .conftest import ATTENTION
 
@@ -86,15 +88,15 @@ def test_a_whole_drill():
     events = drill.answer("V")
     assert names(events) == ["Judged", "CardFinished", "FollowUpAsked"]
     asked = events[-1]
-    assert asked.item_id == "attention#follow-1"
-    assert drill.prompt_state() == ("follow-up", "attention#follow-1")
+    assert asked.item == FollowUpId("attention", 0) and str(asked.item) == "attention#follow-1"
+    assert drill.prompt() == asked and drill.stage is Stage.FOLLOW_UP
     assert names(drill.answer("variance adds up")) == ["ApproachShown"]
-    assert drill.prompt_state()[0] == "grade"
+    assert drill.prompt() == GradeAsked(FollowUpId("attention", 0))
     assert names(drill.answer("maybe")) == ["Notice"]
     clock.advance(minutes=1)
     events = drill.answer("n")
     assert names(events) == ["FollowUpGraded", "RedFlagsShown", "DrillCardStarted", "BlankAsked"]
-    assert events[0].rating == Rating.Again and events[0].ms == 60_000
+    assert events[0].grade == Grade.AGAIN and events[0].ms == 60_000
     assert events[2].card is SLOPE and events[2].remaining == timedelta(minutes=9)
     events = drill.answer("m")
     assert names(events) == ["Judged", "CardFinished", "FollowUpAsked"]
@@ -162,8 +164,9 @@ def test_follow_up_choice_prefers_unseen_then_soonest_due():
     everything = {}
     for index in range(len(ATTENTION_CARD.follow_ups)):
         rating = Rating.Again if index == 3 else Rating.Easy
-        card, _ = review(scheduler, follow_up_id(ATTENTION_CARD, index), None, rating, T0)
-        everything[follow_up_id(ATTENTION_CARD, index)] = card.to_dict()
+        key = str(follow_up_id(ATTENTION_CARD, index))
+        card, _ = review(scheduler, key, None, rating, T0)
+        everything[key] = card.to_dict()
     assert pick_follow_up(ATTENTION_CARD, everything) == 3  # the one forgotten comes back
     assert pick_follow_up(SLOPE.model_copy(update={"follow_ups": []}), {}) is None
 
@@ -204,9 +207,9 @@ def test_events_carry_what_the_screen_needs():
     asked = drill.answer("m")[-1]
     assert isinstance(asked, FollowUpAsked) and asked.follow_up.question == "What is the intercept?"
     shown = drill.answer("x = 0")[0]
-    assert shown == ApproachShown("slope#follow-1", "Set x = 0.", "x = 0")
+    assert shown == ApproachShown(FollowUpId("slope", 0), "Set x = 0.", "x = 0")
     graded = drill.answer("4")
-    assert isinstance(graded[0], FollowUpGraded) and graded[0].rating == Rating.Easy
+    assert isinstance(graded[0], FollowUpGraded) and graded[0].grade == Grade.EASY
     assert not any(isinstance(e, RedFlagsShown) for e in graded)  # the card has none
 
 
@@ -244,6 +247,10 @@ def test_piped_drill_schedules_follow_ups_and_writes_the_sheet(invoke, tmp_path,
     assert "The interviewer asks" in out and "you said: variance adds up" in out
     assert "Phrases that signal junior thinking" in out and "Drill report" in out
     assert "cards right 0/1 · follow-ups 0/1" in out
+    # Each scheduling line names what it scheduled: the card, then its follow-up.
+    assert "drill-attention: next review in 1 minute (Again)" in out
+    assert "follow-up 1 of drill-attention: again in 1 minute (Again)" in out
+    assert "scheduled" not in out
     assert sheet.read_text().startswith("# Cheat sheet")
     history = json.loads(invoke("stats", "drill-attention", "--json").stdout)
     assert [a["given"] for a in history["attempts"]] == ["d_k", "V"]

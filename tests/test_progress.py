@@ -19,6 +19,7 @@ from quizzer.progress.backup import BadBackup, export_progress, import_progress,
 from quizzer.progress.schedule import make_scheduler
 from quizzer.progress.stats import report, streak
 from quizzer.progress.store import Attempt, Store
+from quizzer.study.items import Grade
 from quizzer.study.quiz import BlankResult, CardResult
 from quizzer.study.recording import SessionProgress, new_cards_seen_on
 
@@ -38,9 +39,8 @@ def finished(card_id="attention", ms=40_000) -> CardResult:
 def test_saving_a_review_schedules_the_card(tmp_path):
     with Store.open(tmp_path / "p.db") as store:
         progress = SessionProgress(store, make_scheduler(fuzz=False), "quiz", T0)
-        preview = progress.preview("attention", Rating.Good, T0)
-        due = progress.save_review(finished(), Rating.Good, T0)
-        assert due == preview == T0 + timedelta(minutes=10)
+        due = progress.save_review(finished(), Grade.GOOD, T0)
+        assert due == T0 + timedelta(minutes=10)
         (review,) = store.reviews()
         assert (review.card_id, review.rating, review.session_id) == (
             "attention",

@@ -68,11 +68,13 @@ def test_right_first_time():
     assert start[0] == CardStarted(ATTENTION_CARD, 1, 1)
     assert kinds(session.answer("d_k^(1/2)")) == ["Judged", "BlankAsked"]
     events = session.answer("V")
-    assert kinds(events) == ["Judged", "CardFinished", "SessionFinished"]
+    assert kinds(events) == ["Judged", "CardFinished"]
+    assert session.between_cards and not session.finished
     finished = events[1]
     assert finished.filled == {"scale": "sqrt(d_k)", "values": "V"}
     assert finished.result.right_first_time == 2 and finished.result.ms == 4000
-    summary = events[2].summary
+    (ended,) = session.next_card()
+    summary = ended.summary
     assert (summary.attempts, summary.correct, summary.accuracy) == (2, 2, 1.0)
     assert summary.ended_by == "finished" and session.finished
     assert [(a.blank, a.given, a.correct, a.try_number, a.ms) for a in recorded] == [
@@ -100,7 +102,9 @@ def test_out_of_tries_reveals_and_moves_on():
     session.answer("d_k")
     events = session.answer("log(d_k)")
     assert kinds(events) == ["Judged", "Revealed", "BlankAsked"]
-    assert events[1] == Revealed("scale", 1, "sqrt(d_k)", "out of tries")
+    assert events[1] == Revealed(
+        blank="scale", number=1, answer="sqrt(d_k)", because="out of tries"
+    )
     assert events[2].blank == "values"
     assert session.result.blanks[0].revealed and len(recorded) == 2
 
@@ -132,7 +136,7 @@ def test_reveal():
     session, recorded = make_session()
     session.start()
     events = session.answer("!")
-    assert events[0] == Revealed("scale", 1, "sqrt(d_k)", "asked")
+    assert events[0] == Revealed(blank="scale", number=1, answer="sqrt(d_k)", because="asked")
     assert isinstance(events[1], BlankAsked) and recorded == []
 
 
@@ -140,8 +144,20 @@ def test_skip_moves_to_the_next_card():
     session, _ = make_session(cards=(ATTENTION_CARD, SECOND))
     session.start()
     events = session.answer("/skip")
-    assert kinds(events) == ["CardFinished", "CardStarted", "BlankAsked"]
-    assert events[0].result.skipped and events[1] == CardStarted(SECOND, 2, 2)
+    assert kinds(events) == ["CardFinished"] and events[0].result.skipped
+    assert session.answer("m") == []  # nothing is asked between cards
+    events = session.next_card()
+    assert kinds(events) == ["CardStarted", "BlankAsked"]
+    assert events[0] == CardStarted(SECOND, 2, 2)
+
+
+def test_stopped_between_cards_the_next_card_is_not_charged():
+    session, _ = make_session(cards=(SECOND, ATTENTION_CARD))
+    session.start()
+    session.answer("m")
+    (ended,) = session.stop("interrupted")
+    assert [c.card_id for c in ended.summary.cards] == ["second"]
+    assert ended.summary.ended_by == "interrupted" and session.next_card() == []
 
 
 def test_quit_mid_card_keeps_what_was_answered():
@@ -187,7 +203,62 @@ def test_second_card_hint_and_judged_types():
     assert session.answer("?")[0].text == "the answer looks like: a single symbol"
     events = session.answer("m")
     assert isinstance(events[0], Judged) and isinstance(events[1], CardFinished)
-    assert isinstance(events[2], SessionFinished)
+    assert isinstance(session.next_card()[0], SessionFinished)
+
+
+def test_override_after_a_wrong_answer_counts_it_and_goes_on():
+    session, recorded = make_session()
+    session.start()
+    session.answer("d_k")
+    events = session.answer("/override")
+    assert kinds(events) == ["Overridden", "BlankAsked"]
+    assert (events[0].blank, events[0].given, events[0].try_number) == ("scale", "d_k", 1)
+    assert events[1].blank == "values"
+    blank = session.result.blanks[0]
+    assert (blank.correct, blank.overridden, blank.tries) == (True, True, 1)
+    assert (session.attempts, session.correct) == (1, 1)
+    assert [a.correct for a in recorded] == [False]  # the store is told by the loop
+
+
+def test_override_after_the_last_try_of_the_last_blank():
+    session, _ = make_session(cards=(SECOND,), tries=1)
+    session.start()
+    events = session.answer("2*m")
+    assert kinds(events) == ["Judged", "Revealed", "CardFinished"]
+    (overridden,) = session.override()
+    assert overridden.result is events[2].result
+    blank = overridden.result.blanks[0]
+    assert (blank.correct, blank.revealed, blank.overridden) == (True, False, True)
+    assert overridden.result.overridden and session.between_cards
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        [],  # nothing judged yet
+        ["sqrt(d_k)"],  # the last answer was right
+        ["d_k", "!"],  # the answer was asked for after
+        ["d_k", "/override"],  # already overridden
+        ["d_k", "sqrt(d_k)"],  # a later answer was judged
+    ],
+)
+def test_override_needs_a_rejected_answer_just_before(before):
+    session, _ = make_session()
+    session.start()
+    for line in before:
+        session.answer(line)
+    correct = session.correct
+    events = session.override()
+    assert kinds(events) == ["Notice"] and "/override" in events[0].text
+    assert session.correct == correct
+
+
+def test_override_does_not_reach_into_the_next_card():
+    session, _ = make_session(cards=(SECOND, SECOND), tries=1)
+    session.start()
+    session.answer("2*m")
+    session.next_card()
+    assert kinds(session.override()) == ["Notice"]
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ import pytest
 
 from quizzer.cards.model import Card
 from quizzer.cards.sections import SECTIONS, Depth
-from quizzer.study import drill
-from quizzer.study import quiz as flow
+from quizzer.study import events
+from quizzer.study.results import CardResult
 from quizzer.ui.drill import _drill_views
 from quizzer.ui.screen import Screen
 from quizzer.ui.session import _session_views
@@ -21,21 +21,20 @@ def screen() -> tuple[Screen, io.StringIO]:
     return Screen(no_color=True, file=out, error_file=io.StringIO(), width=80), out
 
 
-def test_every_session_event_has_a_view() -> None:
-    shown = set(_session_views()) | {flow.CardFinished}
-    assert set(typing.get_args(flow.Event)) == shown
-
-
-def test_every_drill_event_has_a_view() -> None:
-    drill_events = {
-        drill.DrillCardStarted,
-        drill.FollowUpAsked,
-        drill.ApproachShown,
-        drill.FollowUpGraded,
-        drill.RedFlagsShown,
-        drill.DrillFinished,
+def test_every_event_has_a_view() -> None:
+    # One vocabulary: the session's screen shows what a quiz says, the drill's
+    # screen adds the drill's own, and nothing is left unshown.
+    drill_only = {
+        events.DrillCardStarted,
+        events.FollowUpAsked,
+        events.FollowUpGraded,
+        events.RedFlagsShown,
+        events.DrillFinished,
     }
-    assert drill_events <= set(_drill_views())
+    # CardFinished and ClosingSections take --brief: session_event shows them itself.
+    session_shown = set(_session_views()) | {events.CardFinished, events.ClosingSections}
+    assert set(typing.get_args(events.Event)) == session_shown | drill_only
+    assert drill_only <= set(_drill_views())
 
 
 CARD = Card.model_validate(
@@ -52,11 +51,13 @@ CARD = Card.model_validate(
 
 def test_quiz_and_drill_open_a_card_with_the_same_heading() -> None:
     quiz_screen, quiz_out = screen()
-    quiz_screen.session_event(flow.CardStarted(CARD, 1, 1), interactive=False)
+    quiz_screen.session_event(events.CardStarted(CARD, 1, 1))
     drill_screen, drill_out = screen()
     from datetime import timedelta
 
-    started = drill.DrillCardStarted(CARD, 1, 1, timedelta(minutes=5), timedelta(minutes=1))
+    started = events.DrillCardStarted(
+        card=CARD, number=1, total=1, remaining=timedelta(minutes=5), target=timedelta(minutes=1)
+    )
     drill_screen.drill_event(started)
     heading = "Scaled scores  #attention\ns = q k / sqrt([1])\nsymbols: d_k (or dk), q, k\n"
     assert quiz_out.getvalue().endswith(heading)
@@ -78,11 +79,11 @@ FULL = CARD.model_copy(
 
 @pytest.mark.parametrize(("brief", "depth"), [(False, Depth.STUDY), (True, Depth.REVIEW)])
 def test_after_a_card_the_sections_of_its_depth_follow_the_formula(brief, depth):
+    # The study loop shows the follow-ups between the two (see test_study_loop).
     shown, out = screen()
-    result = flow.CardResult(FULL.id, FULL.title, [])
-    shown.session_event(
-        flow.CardFinished(FULL, result, {"d_k": "d_k"}), interactive=False, brief=brief
-    )
+    result = CardResult(card_id=FULL.id, title=FULL.title, blanks=[])
+    shown.session_event(events.CardFinished(FULL, result, {"d_k": "d_k"}), brief=brief)
+    shown.session_event(events.ClosingSections(FULL), brief=brief)
     text = out.getvalue()
     assert text.startswith("✔ s = q k / sqrt(d_k)\n")
     for section in SECTIONS:

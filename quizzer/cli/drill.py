@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,8 +17,15 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.cli.sessions import Judges, read_line
-from quizzer.errors import ExitCode, QuizzerError
+from quizzer.cli.study import Judges, interactive, run, start_progress
+from quizzer.errors import QuizzerError
+from quizzer.study import defaults
+
+if TYPE_CHECKING:
+    from quizzer.cards.deck import LoadedCard
+    from quizzer.cards.model import Card
+    from quizzer.progress.store import Store
+    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 
@@ -30,8 +36,10 @@ def drill(
     tag: TagsOption = None,
     minutes: Annotated[
         float, typer.Option("--minutes", "-m", min=0.5, max=240, help="Length of the drill.")
-    ] = 20,
-    cards: Annotated[int, typer.Option("--cards", "-n", min=1, help="Cards to ask.")] = 6,
+    ] = defaults.DRILL_MINUTES,
+    cards: Annotated[
+        int, typer.Option("--cards", "-n", min=1, help="Cards to ask.")
+    ] = defaults.DRILL_CARDS,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for the order of new cards.")
     ] = None,
@@ -53,35 +61,14 @@ def drill(
     Grade your follow-up answers yourself (y/n or 1-4); weak ones come back in later drills.
     Example: [bold]quizzer drill --tag transformers --minutes 10 --sheet revise.md[/bold]
     """
-    import random
-
     from quizzer.cards.deck import load_deck, select_cards
-    from quizzer.progress.schedule import make_scheduler
-    from quizzer.progress.stats import lapses
     from quizzer.progress.store import Store
-    from quizzer.study.drill import DrillSession, order_for_drill
-    from quizzer.study.recording import SessionProgress, rating_for
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
     path = db_path_for(ctx, db)
     if list_topics:
-        attempts = []
-        if path.exists():
-            with Store.open(path, create=False) as store:
-                attempts = store.attempts()
-        from quizzer.progress.stats import topics
-
-        rows = topics({c.id: c.tags for c in loaded.cards}, attempts)
-        if json:
-            screen.json(
-                [
-                    {"tag": t.tag, "cards": t.cards, "attempts": t.attempts, "accuracy": t.accuracy}
-                    for t in rows
-                ]
-            )
-        else:
-            screen.topics(rows)
+        _list_topics(screen, loaded.cards, path, json)
         return
     pool = select_cards(loaded.cards, tags=list(tag or []))
     if not pool:
@@ -89,72 +76,91 @@ def drill(
         raise QuizzerError(f"no cards{what} to drill")
     store = None if no_record else Store.open(path)
     try:
-        states = store.fsrs_cards() if store else {}
-        lapse_counts: dict[str, int] = {}
-        if store:
-            for card in pool:
-                lapse_counts[card.id] = lapses(store.reviews(card.id))
-        shuffled = [c.card for c in pool]
-        random.Random(seed).shuffle(shuffled)
-        chosen = order_for_drill(shuffled, states, lapse_counts)[:cards]
-        progress = SessionProgress(store, make_scheduler(), "drill", clock()) if store else None
-        judges = Judges(chosen[0])
-        session = DrillSession(
-            chosen,
-            judges,
-            clock,
-            minutes=minutes,
-            follow_up_states=states,
-            record=progress.record_attempt if progress else None,
-        )
-        interactive = sys.stdin.isatty()
-        _run(screen, session, judges, progress, interactive, rating_for)
-        report = session.report
-        if sheet is not None and report is not None:
-            from quizzer.files import write_atomic
-            from quizzer.study.drill import cheat_sheet_markdown
-
-            try:
-                write_atomic(sheet, cheat_sheet_markdown(report, clock()))
-            except OSError as error:
-                raise QuizzerError(f"cannot write {sheet}: {error.strerror or error}") from None
-            screen.note(f"cheat sheet written to {sheet}")
-        if progress is not None:
-            progress.end(clock())
+        chosen = _choose(pool, store, cards, seed)
+        _run(screen, chosen, store, minutes, sheet)
     finally:
         if store is not None:
             store.close()
 
 
-def _run(
-    screen: Any, session: Any, judges: Judges, progress: Any, interactive: bool, rating_for: Any
-) -> None:
-    from quizzer.study.drill import FollowUpGraded
-    from quizzer.study.quiz import CardFinished
+def _list_topics(screen: Screen, cards: list[LoadedCard], path: Path, json: bool) -> None:
+    """Each tag with its card count and the learner's accuracy."""
+    from quizzer.progress.stats import topics
+    from quizzer.progress.store import Store
 
-    def show(events: list[Any]) -> None:
-        for event in events:
-            screen.drill_event(event)
-            if progress is None:
-                continue
-            now = clock()
-            if isinstance(event, CardFinished):
-                rating = rating_for(event.result)
-                if rating is not None:
-                    progress.save_review(event.result, rating, now)
-            elif isinstance(event, FollowUpGraded):
-                due = progress.save_rating(event.item_id, event.rating, now, event.ms)
-                screen.scheduled(event.rating, due, now)
+    attempts = []
+    if path.exists():
+        with Store.open(path, create=False) as store:
+            attempts = store.attempts()
+    rows = topics({c.id: c.tags for c in cards}, attempts)
+    if json:
+        screen.json(
+            [
+                {"tag": t.tag, "cards": t.cards, "attempts": t.attempts, "accuracy": t.accuracy}
+                for t in rows
+            ]
+        )
+    else:
+        screen.topics(rows)
+
+
+def _choose(
+    pool: list[LoadedCard], store: Store | None, count: int, seed: int | None
+) -> list[Card]:
+    """Weakest and most overdue first, then new cards in a seeded random order."""
+    import random
+
+    from quizzer.progress.stats import lapses
+    from quizzer.study.drill import order_for_drill
+
+    states = store.fsrs_cards() if store else {}
+    lapse_counts = {c.id: lapses(store.reviews(c.id)) for c in pool} if store else {}
+    shuffled = [c.card for c in pool]
+    random.Random(seed).shuffle(shuffled)
+    return order_for_drill(shuffled, states, lapse_counts)[:count]
+
+
+def _run(
+    screen: Screen, chosen: list[Card], store: Store | None, minutes: float, sheet: Path | None
+) -> None:
+    """The drill itself, then its cheat sheet."""
+    from quizzer.study.drill import DrillSession, cheat_sheet_markdown
+    from quizzer.study.loop import StudyOptions
+
+    progress = start_progress(store, "drill")
+    judges = Judges(chosen[0])
+    session = DrillSession(
+        chosen,
+        judges,
+        clock,
+        minutes=minutes,
+        follow_up_states=progress.states() if progress else {},
+        record=progress.record_attempt if progress else None,
+    )
+    options = StudyOptions(
+        interactive=interactive(), follow_ups=False, closing=False, rate_prompt=False
+    )
+    try:
+        run(
+            screen,
+            session,
+            judges=judges,
+            progress=progress,
+            options=options,
+            show=screen.drill_event,
+            keys="one try, no hints · ! to pass · /override after ✗ · /quit to stop",
+        )
+    finally:
+        # Even after Ctrl-C: the sheet of what was missed is what the drill was for.
+        if sheet is not None and session.report is not None:
+            _write_sheet(screen, sheet, cheat_sheet_markdown(session.report, clock()))
+
+
+def _write_sheet(screen: Screen, sheet: Path, text: str) -> None:
+    from quizzer.files import write_atomic
 
     try:
-        screen.keys_help("no hints · one try per blank · ! to pass · /quit to stop")
-        show(session.start())
-        judges.start()
-        while not session.finished:
-            kind, detail = session.prompt_state()
-            prompt = screen.drill_prompt(kind, detail, session.remaining())
-            line = read_line(screen, prompt, interactive)
-            show(session.stop("end of input") if line is None else session.answer(line))
-    except KeyboardInterrupt:
-        show(session.stop("interrupted"))
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        write_atomic(sheet, text)
+    except OSError as error:
+        raise QuizzerError(f"cannot write {sheet}: {error.strerror or error}") from None
+    screen.note(f"cheat sheet written to {sheet}")

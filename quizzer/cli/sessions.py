@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,15 +17,15 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.cli.terminal import interrupts_reach_input, start_without_interrupts
-from quizzer.errors import ExitCode, QuizzerError
+from quizzer.cli.study import Judges, interactive, run, start_progress
+from quizzer.errors import QuizzerError
+from quizzer.study import defaults
 
 if TYPE_CHECKING:
-    from quizzer.answers import CardJudge, Verdict
     from quizzer.cards.deck import LoadedCard
     from quizzer.cards.model import Card
     from quizzer.progress.store import Store
-    from quizzer.ui.screen import Screen
+    from quizzer.study.events import Event
 
 app = typer.Typer()
 
@@ -40,7 +38,9 @@ CardsArgument = Annotated[
         autocompletion=complete_card,
     ),
 ]
-TriesOption = Annotated[int, typer.Option("--tries", min=1, max=10, help="Tries per blank.")]
+TriesOption = Annotated[
+    int, typer.Option("--tries", min=1, max=defaults.MAX_TRIES, help="Tries per blank.")
+]
 BriefOption = Annotated[
     bool, typer.Option("--brief", help="After each card show only red flags and bullets.")
 ]
@@ -51,51 +51,6 @@ RatePromptOption = Annotated[
         help="In a terminal, show each card's rating and let one key change it.",
     ),
 ]
-
-
-class Judges:
-    """One judge per card, with SymPy loading in a background thread meanwhile.
-
-    The first question is on screen before SymPy is imported; by the time the
-    learner has read it and typed an answer, the judge is warm.
-    """
-
-    def __init__(self, first: Card) -> None:
-        self._judges: dict[str, CardJudge] = {}
-        self._thread = threading.Thread(target=self._warm, args=(first,), daemon=True)
-
-    def start(self) -> None:
-        start_without_interrupts(self._thread)
-
-    def _warm(self, card: Card) -> None:
-        try:
-            from quizzer.answers import CardJudge
-
-            judge = CardJudge(card)
-            for name, blank in card.blanks.items():
-                judge.judge(name, blank.answer)  # the right path: parse, evaluate, print
-                judge.judge(name, f"2*({blank.answer})")  # the wrong path: diagnosis
-            self._judges[card.id] = judge
-        except Exception:  # the main thread builds its own judge and reports any error
-            pass
-
-    def judge_for(self, card: Card) -> CardJudge:
-        if self._thread.ident is not None:
-            self._thread.join()
-        from quizzer.answers import CardJudge
-
-        if card.id not in self._judges:
-            self._judges[card.id] = CardJudge(card)
-        return self._judges[card.id]
-
-    def __call__(self, card: Card, blank: str, text: str) -> Verdict:
-        from quizzer.answers import judge_bounded
-
-        return judge_bounded(self.judge_for(card), blank, text)
-
-    def fingerprints(self, card: Card) -> dict[str, tuple[str, str]]:
-        judge = self.judge_for(card)
-        return {name: (judge.fingerprint(name), b.answer) for name, b in card.blanks.items()}
 
 
 def choose_cards(
@@ -113,14 +68,10 @@ def choose_cards(
     if names and not any(_is_path(name) for name in names):
         # Cards named by id: take them from the cache index without walking the deck.
         quick = [find_cached(name, sources) for name in names]
-        if all(card is not None for card in quick):
+        found = [card for card in quick if card is not None]
+        if len(found) == len(quick):
             chosen = select_cards(
-                quick,
-                tags=tags,
-                limit=limit,
-                shuffle=shuffle,  # type: ignore[arg-type]
-                seed=seed,
-                keep_order=True,
+                found, tags=tags, limit=limit, shuffle=shuffle, seed=seed, keep_order=True
             )
             if chosen:
                 return chosen
@@ -147,18 +98,6 @@ def _is_path(name: str) -> bool:
     return looks_like_path(name) or Path(name).is_file()
 
 
-def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
-    """The next line typed, or None at the end of input (Ctrl-D, end of a pipe)."""
-    if interactive:
-        try:
-            with interrupts_reach_input():
-                return screen.ask(prompt)
-        except EOFError:
-            return None
-    line = sys.stdin.readline()
-    return None if line == "" else line.rstrip("\n")
-
-
 def run_session(
     ctx: Any,
     cards: list[Card],
@@ -169,56 +108,31 @@ def run_session(
     store: Store | None,
     rate_prompt: bool,
 ) -> None:
-    """Drive a session in the terminal (or from a pipe) until it ends."""
-    from quizzer.progress.schedule import make_scheduler
-    from quizzer.study.quiz import KEYS_HELP, CardFinished, QuizSession
-    from quizzer.study.recording import SessionProgress, rating_for
+    """Quiz or review ``cards`` in the terminal (or from a pipe) until the session ends."""
+    from quizzer.study.loop import StudyOptions
+    from quizzer.study.quiz import KEYS_HELP, QuizSession
 
     screen = screen_for(ctx)
-    progress = SessionProgress(store, make_scheduler(), mode, clock()) if store else None
+    progress = start_progress(store, mode)
     judges = Judges(cards[0])
     record = progress.record_attempt if progress else None
     session = QuizSession(cards, judges, clock, tries=tries, record=record)
-    interactive = sys.stdin.isatty()
+    options = StudyOptions(
+        interactive=interactive(), follow_ups=not brief, closing=True, rate_prompt=rate_prompt
+    )
 
-    def wait(prompt: str) -> bool:
-        return read_line(screen, prompt, interactive) is not None
+    def show(event: Event) -> None:
+        screen.session_event(event, brief=brief)
 
-    def schedule_card(event: CardFinished) -> None:
-        assert progress is not None
-        changes = progress.answer_changes(event.card, judges.fingerprints(event.card))
-        if changes:
-            screen.answer_changes(event.card.id, changes)
-        rating = rating_for(event.result)
-        if rating is None:
-            return
-        now = clock()
-        if interactive and rate_prompt:
-            due = progress.preview(event.card.id, rating, now)
-            answer = read_line(screen, screen.rating_prompt(rating, due, now), interactive)
-            rating = screen.parse_rating(answer or "") or rating
-        due = progress.save_review(event.result, rating, now)
-        screen.scheduled(rating, due, now)
-
-    def show(events: list[Any]) -> None:
-        for event in events:
-            screen.session_event(event, interactive=interactive, brief=brief, wait=wait)
-            if isinstance(event, CardFinished) and progress is not None:
-                schedule_card(event)
-
-    try:
-        screen.keys_help(KEYS_HELP)
-        show(session.start())
-        judges.start()
-        while not session.finished:
-            line = read_line(screen, screen.blank_prompt(session.asking()), interactive)
-            show(session.stop("end of input") if line is None else session.answer(line))
-    except KeyboardInterrupt:
-        show(session.stop("interrupted"))
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
-    finally:
-        if progress is not None:
-            progress.end(clock())
+    run(
+        screen,
+        session,
+        judges=judges,
+        progress=progress,
+        options=options,
+        show=show,
+        keys=KEYS_HELP,
+    )
 
 
 def open_store(ctx: Any, db: Path | None) -> Store:
@@ -237,7 +151,7 @@ def quiz(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for --shuffle.")] = None,
     shuffle: Annotated[bool, typer.Option("--shuffle", help="Random order.")] = False,
-    tries: TriesOption = 3,
+    tries: TriesOption = defaults.TRIES,
     brief: BriefOption = False,
     no_record: Annotated[
         bool, typer.Option("--no-record", help="Do not save progress (try a card as an author).")
@@ -277,9 +191,9 @@ def review(
     ] = None,
     new: Annotated[
         int, typer.Option("--new", min=0, help="New cards a day, after the due ones.")
-    ] = 10,
+    ] = defaults.NEW_PER_DAY,
     tag: TagsOption = None,
-    tries: TriesOption = 3,
+    tries: TriesOption = defaults.TRIES,
     brief: BriefOption = False,
     rate_prompt: RatePromptOption = True,
     db: DbOption = None,

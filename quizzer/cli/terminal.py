@@ -15,10 +15,14 @@ the second.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from quizzer.ui.screen import Screen
 
 #: How often a pending Ctrl-C is looked at while waiting for a line.
 TICK_SECONDS = 0.2
@@ -94,3 +98,17 @@ def interrupts_reach_input(tick: float = TICK_SECONDS) -> Iterator[None]:
 
 def _wake(signum: int, frame: object) -> None:
     """Nothing to do: being called at all is what wakes the read."""
+
+
+def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
+    """The next line typed, or None at the end of input (Ctrl-D, end of a pipe).
+
+    In a terminal a Ctrl-C raises KeyboardInterrupt at once, even while waiting.
+    """
+    if interactive:
+        try:
+            with interrupts_reach_input():
+                return screen.ask(prompt)
+        except EOFError:
+            return None
+    return read_piped_line(sys.stdin)

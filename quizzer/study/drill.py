@@ -3,8 +3,9 @@
 Each card runs as an interviewer would: the blanks with one try each and no
 hints, then one follow-up question from the card. The candidate answers (out
 loud or typed), sees the approach, and grades themself; follow-ups are review
-items of their own (``attention#follow-1``), so the weak ones come back.
-When time runs out, the current card finishes and the drill ends.
+items of their own (:class:`FollowUpId`, stored as ``attention#follow-1``), so
+the weak ones come back. When time runs out, the current card finishes and
+the drill ends.
 
 Like :mod:`quizzer.study.quiz`, nothing here prints or reads input: feed it
 lines, render the events it returns. The clock is passed in.
@@ -12,54 +13,55 @@ lines, render the events it returns. The clock is passed in.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import Enum
 from typing import Any
 
-from fsrs import Rating
-
 from quizzer.cards.formula import filled_prompt
-from quizzer.cards.model import Card, FollowUp
+from quizzer.cards.model import Card
 from quizzer.cards.sections import Depth
 from quizzer.export.markdown import sections_markdown
 from quizzer.progress.schedule import due_at
-from quizzer.study.quiz import (
-    QUIT,
+from quizzer.study import defaults
+from quizzer.study.events import (
+    ApproachShown,
     CardFinished,
-    CardResult,
     CardStarted,
-    Clock,
+    DrillCardStarted,
+    DrillFinished,
     Event,
-    Judge,
+    FollowUpAsked,
+    FollowUpGraded,
+    GradeAsked,
     Notice,
-    QuizSession,
-    Recorder,
+    Prompt,
+    RedFlagsShown,
     SessionFinished,
 )
+from quizzer.study.items import GRADE_KEYS_HELP, EndReason, FollowUpId, parse_grade
+from quizzer.study.quiz import QUIT, Clock, Judge, QuizSession, Recorder
+from quizzer.study.results import DrillCard, DrillReport
 
-DEFAULT_MINUTES = 20
-DEFAULT_CARDS = 6
-
-GRADES = {
-    "y": Rating.Good, "yes": Rating.Good, "n": Rating.Again, "no": Rating.Again,
-    "1": Rating.Again, "2": Rating.Hard, "3": Rating.Good, "4": Rating.Easy,
-}  # fmt: skip
+DEFAULT_MINUTES = defaults.DRILL_MINUTES
+DEFAULT_CARDS = defaults.DRILL_CARDS
 
 
-def follow_up_id(card: Card, index: int) -> str:
-    return f"{card.id}#follow-{index + 1}"
+def follow_up_id(card: Card, index: int) -> FollowUpId:
+    """The review item of the card's follow-up at ``index`` (0-based)."""
+    return FollowUpId(card.id, index)
 
 
 def pick_follow_up(card: Card, states: Mapping[str, Mapping[str, Any]]) -> int | None:
     """The follow-up to ask: the first never asked, else the one due soonest."""
     if not card.follow_ups:
         return None
-    unseen = [i for i in range(len(card.follow_ups)) if follow_up_id(card, i) not in states]
+    keys = [str(follow_up_id(card, i)) for i in range(len(card.follow_ups))]
+    unseen = [i for i, key in enumerate(keys) if key not in states]
     if unseen:
         return unseen[0]
-    return min(range(len(card.follow_ups)), key=lambda i: due_at(states[follow_up_id(card, i)]))
+    return min(range(len(keys)), key=lambda i: due_at(states[keys[i]]))
 
 
 def order_for_drill(
@@ -74,107 +76,6 @@ def order_for_drill(
     return [*seen, *unseen]
 
 
-# -- events ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DrillCardStarted:
-    card: Card
-    number: int
-    total: int
-    remaining: timedelta
-    target: timedelta
-
-
-@dataclass(frozen=True)
-class FollowUpAsked:
-    card: Card
-    item_id: str
-    follow_up: FollowUp
-
-
-@dataclass(frozen=True)
-class ApproachShown:
-    item_id: str
-    approach: str
-    answered: str
-
-
-@dataclass(frozen=True)
-class FollowUpGraded:
-    item_id: str
-    rating: Rating
-    ms: int
-
-
-@dataclass(frozen=True)
-class RedFlagsShown:
-    card: Card
-
-
-@dataclass(frozen=True)
-class DrillFinished:
-    report: DrillReport
-
-
-# -- the report -----------------------------------------------------------------------
-
-
-@dataclass
-class DrillCard:
-    """How one card of the drill went."""
-
-    card: Card
-    result: CardResult | None = None
-    follow_up: str | None = None
-    grade: Rating | None = None
-    ms: int = 0
-
-    @property
-    def blanks_right(self) -> int:
-        return sum(b.correct for b in self.result.blanks) if self.result else 0
-
-    @property
-    def follow_up_right(self) -> bool | None:
-        if self.grade is None:
-            return None
-        return self.grade in (Rating.Good, Rating.Easy)
-
-    @property
-    def missed(self) -> bool:
-        blanks_missed = self.result is None or not self.result.all_correct
-        return blanks_missed or self.follow_up_right is False
-
-
-@dataclass
-class DrillReport:
-    cards: list[DrillCard]
-    target_ms: int
-    ended_by: str
-    elapsed_ms: int
-
-    @property
-    def finished_cards(self) -> list[DrillCard]:
-        return [c for c in self.cards if c.result is not None and c.result.finished]
-
-    @property
-    def cards_right(self) -> int:
-        return sum(1 for c in self.finished_cards if c.result and c.result.all_correct)
-
-    @property
-    def follow_ups_right(self) -> tuple[int, int]:
-        graded = [c for c in self.cards if c.grade is not None]
-        return sum(1 for c in graded if c.follow_up_right), len(graded)
-
-    @property
-    def missed(self) -> list[DrillCard]:
-        return [c for c in self.finished_cards if c.missed]
-
-    def weakest_topics(self, top: int = 3) -> list[tuple[str, int]]:
-        misses = Counter(tag for c in self.missed for tag in c.card.tags)
-        return misses.most_common(top)
-
-
 def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
     """What to revise: formula, bullets and red flags of every missed card."""
     lines = [f"# Cheat sheet — drill of {when.strftime('%Y-%m-%d %H:%M UTC')}", ""]
@@ -185,8 +86,7 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
         lines += [f"## {card.title}", "", f"`{filled_prompt(card)}`", ""]
         lines += sections_markdown(card, Depth.REVIEW)
         if item.follow_up is not None and item.follow_up_right is False:
-            index = int(item.follow_up.rsplit("-", 1)[1]) - 1
-            follow = card.follow_ups[index]
+            follow = card.follow_ups[item.follow_up.index]
             lines += [
                 f"**Follow-up to practise:** {follow.question}",
                 "",
@@ -199,12 +99,19 @@ def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
 # -- the drill --------------------------------------------------------------------------
 
 
+class Stage(Enum):
+    """What the drill's next input line is for."""
+
+    BLANKS = "blanks"
+    FOLLOW_UP = "follow-up"
+    GRADE = "grade"
+
+
 @dataclass
-class _Stage:
-    name: str = "blanks"  # blanks, follow-up, grade, done
-    follow_index: int | None = None
+class _Step:
+    name: Stage = Stage.BLANKS
+    follow_up: FollowUpId | None = None
     asked_at: datetime | None = None
-    answered: str = ""
 
 
 class DrillSession:
@@ -230,7 +137,7 @@ class DrillSession:
         self.states = dict(follow_up_states or {})
         self.items = [DrillCard(card) for card in self.cards]
         self.index = 0
-        self.stage = _Stage()
+        self._step = _Step()
         self.finished = False
         self.report: DrillReport | None = None
         self._card_started = self.started
@@ -240,118 +147,147 @@ class DrillSession:
     def current(self) -> DrillCard:
         return self.items[self.index]
 
+    @property
+    def stage(self) -> Stage:
+        """What the next input line is for."""
+        return self._step.name
+
+    @property
+    def between_cards(self) -> bool:
+        """Never: the drill moves to the next card itself, after the follow-up."""
+        return False
+
     def remaining(self, now: datetime | None = None) -> timedelta:
+        """The time left, never negative."""
         return max(timedelta(0), self.deadline - (now or self.clock()))
 
-    def prompt_state(self) -> tuple[str, Any]:
-        """What the input line is for: ("blank", BlankAsked), ("follow-up", id) or ("grade", id)."""
-        if self.stage.name == "blanks":
-            return "blank", self._quiz.asking()
-        item = self.current.follow_up or ""
-        return ("follow-up" if self.stage.name == "follow-up" else "grade"), item
+    def prompt(self) -> Prompt:
+        """What the next line answers: a blank, the follow-up, or the self-grade."""
+        if self._step.name is Stage.BLANKS or self._step.follow_up is None:
+            return self._quiz.asking()
+        if self._step.name is Stage.FOLLOW_UP:
+            follow = self.current.card.follow_ups[self._step.follow_up.index]
+            item = self._step.follow_up
+            return FollowUpAsked(card=self.current.card, item=item, follow_up=follow)
+        return GradeAsked(self._step.follow_up)
 
-    def start(self) -> list[Any]:
-        events = self._quiz.start()
-        return self._translate(events)
+    def start(self) -> list[Event]:
+        """Events for the first card: call once, before any :meth:`answer`."""
+        return self._translate(self._quiz.start())
 
-    def answer(self, line: str) -> list[Any]:
+    def answer(self, line: str) -> list[Event]:
+        """Handle one line: an answer to a blank, the follow-up answer, or a grade."""
         if self.finished:
             return []
         if line.strip() == QUIT:
             return self.stop("quit")
-        if self.stage.name == "blanks":
+        if self._step.name is Stage.BLANKS:
             return self._translate(self._quiz.answer(line))
-        if self.stage.name == "follow-up":
+        if self._step.name is Stage.FOLLOW_UP:
             return self._follow_up_answered(line)
         return self._graded(line)
 
-    def stop(self, reason: str) -> list[Any]:
+    def override(self) -> list[Event]:
+        """Count the last rejected blank as right (before the next card begins)."""
         if self.finished:
             return []
-        if self.stage.name == "blanks":
-            self._quiz.stop("quit")
+        return self._translate(self._quiz.override())
+
+    def next_card(self) -> list[Event]:
+        """Nothing: see :attr:`between_cards`."""
+        return []
+
+    def stop(self, reason: EndReason) -> list[Event]:
+        """End the drill now (quit, end of input, Ctrl-C) with its report."""
+        if self.finished:
+            return []
         return self._finish(reason)
 
     # -- steps ----------------------------------------------------------------
 
-    def _translate(self, events: list[Event]) -> list[Any]:
+    def _translate(self, events: list[Event]) -> list[Event]:
         """Pass the quiz's events on, stepping in at the end of each card."""
-        out: list[Any] = []
+        out: list[Event] = []
         for event in events:
             if isinstance(event, CardFinished):
                 self.current.result = event.result
                 out.append(event)
                 out.extend(self._after_blanks())
-                return out  # the next card starts only after the follow-up
-            if isinstance(event, SessionFinished):
-                continue
-            if isinstance(event, CardStarted):
+            elif isinstance(event, CardStarted):
                 out.append(self._card_header())
-                continue
-            out.append(event)
+            elif not isinstance(event, SessionFinished):
+                out.append(event)
         return out
 
     def _card_header(self) -> DrillCardStarted:
         now = self.clock()
         self._card_started = now
         return DrillCardStarted(
-            self.current.card, self.index + 1, len(self.cards), self.remaining(now), self.target
+            card=self.current.card,
+            number=self.index + 1,
+            total=len(self.cards),
+            remaining=self.remaining(now),
+            target=self.target,
         )
 
-    def _after_blanks(self) -> list[Any]:
+    def _after_blanks(self) -> list[Event]:
         card = self.current.card
         index = pick_follow_up(card, self.states)
         if index is None or (self.current.result is not None and self.current.result.skipped):
             return self._card_done()
-        item_id = follow_up_id(card, index)
-        self.current.follow_up = item_id
-        self.stage = _Stage("follow-up", index, self.clock())
-        return [FollowUpAsked(card, item_id, card.follow_ups[index])]
+        item = follow_up_id(card, index)
+        self.current.follow_up = item
+        self._step = _Step(Stage.FOLLOW_UP, item, self.clock())
+        return [FollowUpAsked(card=card, item=item, follow_up=card.follow_ups[index])]
 
-    def _follow_up_answered(self, line: str) -> list[Any]:
-        card = self.current.card
-        assert self.stage.follow_index is not None
-        follow = card.follow_ups[self.stage.follow_index]
-        self.stage.name = "grade"
-        self.stage.answered = line.strip()
-        return [ApproachShown(self.current.follow_up or "", follow.approach, line.strip())]
+    def _follow_up_answered(self, line: str) -> list[Event]:
+        item = self._step.follow_up
+        assert item is not None  # the follow-up stage always names its item
+        self._step.name = Stage.GRADE
+        approach = self.current.card.follow_ups[item.index].approach
+        return [ApproachShown(item=item, approach=approach, answered=line.strip())]
 
-    def _graded(self, line: str) -> list[Any]:
-        rating = GRADES.get(line.strip().lower())
-        if rating is None:
-            return [Notice("Grade yourself: y or n, or 1 Again, 2 Hard, 3 Good, 4 Easy.")]
+    def _graded(self, line: str) -> list[Event]:
+        grade = parse_grade(line)
+        item = self._step.follow_up
+        assert item is not None  # the grade stage always names its item
+        if grade is None:
+            return [Notice(f"Grade yourself: {GRADE_KEYS_HELP}.")]
         now = self.clock()
-        started = self.stage.asked_at or now
-        self.current.grade = rating
+        started = self._step.asked_at or now
+        self.current.grade = grade
         ms = max(0, int((now - started).total_seconds() * 1000))
-        events: list[Any] = [FollowUpGraded(self.current.follow_up or "", rating, ms)]
-        return events + self._card_done()
+        return [FollowUpGraded(item=item, grade=grade, ms=ms), *self._card_done()]
 
-    def _card_done(self) -> list[Any]:
+    def _card_done(self) -> list[Event]:
         now = self.clock()
         self.current.ms = max(0, int((now - self._card_started).total_seconds() * 1000))
         card = self.current.card
-        events: list[Any] = [RedFlagsShown(card)] if card.red_flags else []
-        self.stage = _Stage()
+        events: list[Event] = [RedFlagsShown(card)] if card.red_flags else []
+        self._step = _Step()
         if now >= self.deadline:
             return events + self._finish("time")
         if self.index + 1 >= len(self.cards):
             return events + self._finish("finished")
         self.index += 1
-        # The quiz already moved on to the next card; show its start now.
-        return [*events, self._card_header(), self._quiz.asking()]
+        return events + self._translate(self._quiz.next_card())
 
-    def _finish(self, reason: str) -> list[Any]:
+    def _finish(self, reason: EndReason) -> list[Event]:
+        self._quiz.stop(reason)
         self.finished = True
         reached = self.index + 1
-        if self.stage.name == "blanks" and self.current.result is None:
+        if self._step.name is Stage.BLANKS and self.current.result is None:
             partial = self._quiz.results[-1] if self._quiz.results else None
-            if partial is None or not partial.touched:
+            if partial is None or partial.card_id != self.current.card.id or not partial.touched:
                 reached -= 1  # stopped before a word of it: neither right nor missed
+                partial = None
             self.current.result = partial
         elapsed = int((self.clock() - self.started).total_seconds() * 1000)
         self.report = DrillReport(
-            self.items[:reached], int(self.target.total_seconds() * 1000), reason, elapsed
+            cards=self.items[:reached],
+            target_ms=int(self.target.total_seconds() * 1000),
+            ended_by=reason,
+            elapsed_ms=elapsed,
         )
         return [DrillFinished(self.report)]
 
@@ -367,7 +303,9 @@ __all__ = [
     "DrillSession",
     "FollowUpAsked",
     "FollowUpGraded",
+    "FollowUpId",
     "RedFlagsShown",
+    "Stage",
     "cheat_sheet_markdown",
     "follow_up_id",
     "order_for_drill",

@@ -12,18 +12,34 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from quizzer.cards.model import Card
 from quizzer.progress.store import Attempt
+from quizzer.study import defaults
+from quizzer.study.events import (
+    BlankAsked,
+    CardFinished,
+    CardStarted,
+    Event,
+    HintShown,
+    Judged,
+    Notice,
+    Overridden,
+    Prompt,
+    Revealed,
+    SessionFinished,
+)
+from quizzer.study.items import EndReason
+from quizzer.study.results import BlankResult, CardResult, SessionSummary
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
 
-DEFAULT_TRIES = 3
-HINT, REVEAL, SKIP, QUIT = "?", "!", "/skip", "/quit"
-KEYS_HELP = "? hint (twice: stronger) · ! reveal · /skip · /quit or Ctrl-D to stop"
+DEFAULT_TRIES = defaults.TRIES
+HINT, REVEAL, SKIP, QUIT, OVERRIDE = "?", "!", "/skip", "/quit", "/override"
+KEYS_HELP = "? hint · ! reveal · /skip · /override after ✗ · /quit or Ctrl-D to stop"
 
 
 class Judge(Protocol):
@@ -32,142 +48,6 @@ class Judge(Protocol):
 
 Clock = Callable[[], datetime]
 Recorder = Callable[[Attempt], None]
-EndReason = Literal["finished", "quit", "end of input", "interrupted", "time"]
-
-
-# -- results ----------------------------------------------------------------------
-
-
-@dataclass
-class BlankResult:
-    """How one blank went."""
-
-    name: str
-    correct: bool = False
-    tries: int = 0  # judged answers
-    hints: int = 0
-    revealed: bool = False
-
-    @property
-    def right_first_time(self) -> bool:
-        return self.correct and self.tries == 1 and self.hints == 0
-
-
-@dataclass
-class CardResult:
-    """How one card went."""
-
-    card_id: str
-    title: str
-    blanks: list[BlankResult]
-    ms: int = 0
-    skipped: bool = False
-    finished: bool = False
-
-    @property
-    def right_first_time(self) -> int:
-        return sum(b.right_first_time for b in self.blanks)
-
-    @property
-    def tries(self) -> int:
-        return sum(b.tries for b in self.blanks)
-
-    @property
-    def hints(self) -> int:
-        return sum(b.hints for b in self.blanks)
-
-    @property
-    def all_correct(self) -> bool:
-        return all(b.correct for b in self.blanks)
-
-    @property
-    def touched(self) -> bool:
-        """Whether any blank was answered, hinted or revealed (a card left untouched
-        is neither right nor missed)."""
-        return any(b.tries or b.hints or b.revealed for b in self.blanks)
-
-
-@dataclass
-class SessionSummary:
-    cards: list[CardResult]
-    attempts: int
-    correct: int
-    ended_by: EndReason
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.attempts if self.attempts else 0.0
-
-
-# -- events -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardStarted:
-    card: Card
-    number: int
-    total: int
-
-
-@dataclass(frozen=True)
-class BlankAsked:
-    card: Card
-    blank: str
-    number: int  # 1-based position of the blank in the card
-    try_number: int
-    tries_allowed: int
-
-
-@dataclass(frozen=True)
-class Judged:
-    verdict: Verdict
-    number: int
-    counted: bool  # unreadable answers do not use up a try
-    tries_left: int
-
-
-@dataclass(frozen=True)
-class HintShown:
-    blank: str
-    text: str
-    level: int
-
-
-@dataclass(frozen=True)
-class Revealed:
-    blank: str
-    number: int
-    answer: str
-    because: Literal["asked", "out of tries"]
-
-
-@dataclass(frozen=True)
-class CardFinished:
-    card: Card
-    result: CardResult
-    filled: dict[str, str]
-
-
-@dataclass(frozen=True)
-class Notice:
-    text: str
-
-
-@dataclass(frozen=True)
-class SessionFinished:
-    summary: SessionSummary
-
-
-Event = (
-    CardStarted
-    | BlankAsked
-    | Judged
-    | HintShown
-    | Revealed
-    | CardFinished
-    | Notice
-    | SessionFinished
-)
 
 
 # -- hints --------------------------------------------------------------------------
@@ -201,10 +81,25 @@ class _Position:
     blank_index: int = 0
     asked_at: datetime | None = None
     card_started_at: datetime | None = None
+    between_cards: bool = False  # a card is finished and the next not yet begun
+
+
+@dataclass(frozen=True)
+class _Rejected:
+    """The last counted wrong answer, which ``/override`` may still count as right."""
+
+    result: CardResult
+    blank_index: int
+    attempt: Attempt
 
 
 class QuizSession:
-    """Cards asked one blank at a time, with tries, hints, reveals and skips."""
+    """Cards asked one blank at a time, with tries, hints, reveals, skips and overrides.
+
+    After a card's last blank the session waits between cards (the caller
+    shows the card's teaching sections and saves its review) until
+    :meth:`next_card`; a session stopped there never charges the next card.
+    """
 
     def __init__(
         self,
@@ -231,6 +126,7 @@ class QuizSession:
         self.correct = 0
         self.finished = False
         self._at = _Position()
+        self._rejected: _Rejected | None = None
 
     # -- state ------------------------------------------------------------------
 
@@ -250,15 +146,28 @@ class QuizSession:
     def blank_result(self) -> BlankResult:
         return self.result.blanks[self._at.blank_index]
 
+    @property
+    def between_cards(self) -> bool:
+        """A card is finished and :meth:`next_card` has not been called yet."""
+        return self._at.between_cards and not self.finished
+
     def asking(self) -> BlankAsked:
         """The blank being asked now (for the input prompt)."""
         return BlankAsked(
-            self.card,
-            self.blank,
-            self._at.blank_index + 1,
-            self.blank_result.tries + 1,
-            self.tries,
+            card=self.card,
+            blank=self.blank,
+            number=self._at.blank_index + 1,
+            try_number=self.blank_result.tries + 1,
+            tries_allowed=self.tries,
         )
+
+    def prompt(self) -> Prompt:
+        """What the next line answers."""
+        return self.asking()
+
+    def remaining(self) -> timedelta | None:
+        """A quiz has no time limit."""
+        return None
 
     # -- driving ----------------------------------------------------------------
 
@@ -268,13 +177,16 @@ class QuizSession:
 
     def answer(self, line: str) -> list[Event]:
         """Handle one line typed by the learner."""
-        if self.finished:
+        if self.finished or self._at.between_cards:
             return []
         text = line.strip()
         if text == QUIT:
             return self.stop("quit")
+        if text == OVERRIDE:
+            return self.override()
         if text == SKIP:
             self.result.skipped = True
+            self._rejected = None
             return self._finish_card(self.clock())
         if text == HINT:
             return self._hint()
@@ -283,6 +195,49 @@ class QuizSession:
         if not text:
             return [Notice(f"Type an answer. {KEYS_HELP}")]
         return self._judge(line)
+
+    def next_card(self) -> list[Event]:
+        """Begin the card after a finished one, or end the session after the last."""
+        if self.finished or not self._at.between_cards:
+            return []
+        self._at.between_cards = False
+        self._rejected = None
+        if self._at.card_index + 1 < len(self.cards):
+            self._at.card_index += 1
+            return self._begin_card()
+        return self._finish("finished")
+
+    def override(self) -> list[Event]:
+        """Count the last rejected answer as right; the card goes on from there.
+
+        Allowed until another answer is judged or the next card begins, so a
+        wrong last try (answer revealed, card finished) can still be overruled.
+        """
+        rejected = self._rejected
+        if self.finished or rejected is None:
+            return [Notice("/override counts an answer the judge rejected (✗) as right.")]
+        self._rejected = None
+        blank = rejected.result.blanks[rejected.blank_index]
+        blank.correct, blank.revealed, blank.overridden = True, False, True
+        self.correct += 1
+        events: list[Event] = [
+            Overridden(
+                card_id=rejected.result.card_id,
+                blank=blank.name,
+                number=rejected.blank_index + 1,
+                given=rejected.attempt.given,
+                try_number=rejected.attempt.try_number,
+                result=rejected.result,
+            )
+        ]
+        still_asking = (
+            rejected.result is self.result
+            and not self.result.finished
+            and rejected.blank_index == self._at.blank_index
+        )
+        if still_asking:
+            return events + self._next_blank(self.clock())
+        return events
 
     def stop(self, reason: EndReason) -> list[Event]:
         """End the session now (quit, end of input, Ctrl-C, time up)."""
@@ -300,9 +255,14 @@ class QuizSession:
         self._at.card_started_at = now
         self._at.asked_at = now
         self.results.append(
-            CardResult(self.card.id, self.card.title, [BlankResult(n) for n in self.card.blanks])
+            CardResult(
+                card_id=self.card.id,
+                title=self.card.title,
+                blanks=[BlankResult(name) for name in self.card.blanks],
+            )
         )
-        return [CardStarted(self.card, self._at.card_index + 1, len(self.cards)), self.asking()]
+        started = CardStarted(card=self.card, number=self._at.card_index + 1, total=len(self.cards))
+        return [started, self.asking()]
 
     def _judge(self, line: str) -> list[Event]:
         verdict = self.judge(self.card, self.blank, line)
@@ -310,26 +270,32 @@ class QuizSession:
         number = self._at.blank_index + 1
         if verdict.status in ("unreadable", "too_large", "unanswered"):
             left = self.tries - self.blank_result.tries
-            return [Judged(verdict, number, False, left), self.asking()]
+            judged = Judged(verdict=verdict, number=number, counted=False, tries_left=left)
+            return [judged, self.asking()]
         blank = self.blank_result
         blank.tries += 1
         self.attempts += 1
         self.correct += verdict.correct
         asked_at = self._at.asked_at or now
-        self.record(
-            Attempt(
-                card_id=self.card.id,
-                blank=self.blank,
-                given=line.strip(),
-                correct=verdict.correct,
-                try_number=blank.tries,
-                hints=blank.hints,
-                ms=max(0, int((now - asked_at).total_seconds() * 1000)),
-                at=now,
-            )
+        attempt = Attempt(
+            card_id=self.card.id,
+            blank=self.blank,
+            given=line.strip(),
+            correct=verdict.correct,
+            try_number=blank.tries,
+            hints=blank.hints,
+            ms=max(0, int((now - asked_at).total_seconds() * 1000)),
+            at=now,
         )
+        self.record(attempt)
         self._at.asked_at = now
-        events: list[Event] = [Judged(verdict, number, True, self.tries - blank.tries)]
+        self._rejected = (
+            None if verdict.correct else _Rejected(self.result, self._at.blank_index, attempt)
+        )
+        left = self.tries - blank.tries
+        events: list[Event] = [
+            Judged(verdict=verdict, number=number, counted=True, tries_left=left)
+        ]
         if verdict.correct:
             blank.correct = True
             return events + self._next_blank(now)
@@ -344,21 +310,21 @@ class QuizSession:
         spec = self.card.blanks[self.blank]
         if blank.hints == 0 and spec.hint:
             blank.hints += 1
-            return [HintShown(self.blank, spec.hint, 1)]
+            return [HintShown(blank=self.blank, text=spec.hint, level=1)]
         if blank.hints <= 1:
             blank.hints = 2
-            return [
-                HintShown(
-                    self.blank, f"the answer looks like: {masked_answer(self.card, self.blank)}", 2
-                )
-            ]
+            shape = masked_answer(self.card, self.blank)
+            return [HintShown(blank=self.blank, text=f"the answer looks like: {shape}", level=2)]
         return [Notice("No more hints for this blank: ! reveals the answer.")]
 
     def _reveal(self, because: Literal["asked", "out of tries"], now: datetime) -> list[Event]:
         blank = self.blank_result
         blank.revealed = True
+        if because == "asked":
+            self._rejected = None  # asking for the answer concedes the last one
         answer = self.card.blanks[self.blank].answer
-        revealed = Revealed(self.blank, self._at.blank_index + 1, answer, because)
+        number = self._at.blank_index + 1
+        revealed = Revealed(blank=self.blank, number=number, answer=answer, because=because)
         return [revealed, *self._next_blank(now)]
 
     def _next_blank(self, now: datetime) -> list[Event]:
@@ -375,16 +341,15 @@ class QuizSession:
 
     def _finish_card(self, now: datetime) -> list[Event]:
         self._close_card_result(now)
+        self._at.between_cards = True
         filled = {name: spec.answer for name, spec in self.card.blanks.items()}
-        events: list[Event] = [CardFinished(self.card, self.result, filled)]
-        if self._at.card_index + 1 < len(self.cards):
-            self._at.card_index += 1
-            return events + self._begin_card()
-        return events + self._finish("finished")
+        return [CardFinished(card=self.card, result=self.result, filled=filled)]
 
     def _finish(self, reason: EndReason) -> list[Event]:
         self.finished = True
-        summary = SessionSummary(self.results, self.attempts, self.correct, reason)
+        summary = SessionSummary(
+            cards=self.results, attempts=self.attempts, correct=self.correct, ended_by=reason
+        )
         return [SessionFinished(summary)]
 
 
@@ -395,10 +360,12 @@ __all__ = [
     "CardFinished",
     "CardResult",
     "CardStarted",
+    "EndReason",
     "Event",
     "HintShown",
     "Judged",
     "Notice",
+    "Overridden",
     "QuizSession",
     "Revealed",
     "SessionFinished",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -12,7 +11,8 @@ from fsrs import Rating, Scheduler
 from quizzer.cards.model import Card
 from quizzer.progress import schedule
 from quizzer.progress.store import Attempt, Review, Store
-from quizzer.study.quiz import CardResult
+from quizzer.study.items import FollowUpId, Grade
+from quizzer.study.results import AnswerChange, CardResult
 
 EXPORT_FORMAT = "quizzer-progress"
 EXPORT_VERSION = 1
@@ -25,48 +25,67 @@ EASY_MS_PER_BLANK = 10_000
 # -- saving a session -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AnswerChange:
-    """A blank whose answer changed in substance since the card was last reviewed."""
-
-    blank: str
-    before: str
-    now: str
-
-
 class SessionProgress:
-    """What a quiz or review session saves: attempts as judged, a review per card."""
+    """What a quiz, review or drill saves: attempts as judged, a review per item.
+
+    Each review is scheduled once (one FSRS call, one fuzz draw) and the due
+    time it returns is the one shown and the one stored. A grade changed
+    afterwards (:meth:`replace_rating`) replaces that review, scheduled again
+    from the state before it.
+    """
 
     def __init__(self, store: Store, scheduler: Scheduler, mode: str, now: datetime) -> None:
         self.store = store
         self.scheduler = scheduler
         self.session_id = store.start_session(mode, now)
         self._states = store.fsrs_cards()
+        self._before: dict[str, dict[str, Any] | None] = {}
 
     def record_attempt(self, attempt: Attempt) -> None:
         self.store.record_attempt(self.session_id, attempt)
 
-    def preview(self, card_id: str, rating: Rating, now: datetime) -> datetime:
-        """When the card would next be due with this rating (nothing is saved)."""
-        card, _ = schedule.review(self.scheduler, card_id, self._states.get(card_id), rating, now)
-        return card.due
+    def record_override(self, card_id: str, blank: str, try_number: int) -> None:
+        """Store that a rejected attempt was counted right by the learner."""
+        self.store.override_attempt(self.session_id, card_id, blank, try_number)
 
-    def save_review(self, result: CardResult, rating: Rating, now: datetime) -> datetime:
-        """Schedule the card with ``rating``; returns its next due time."""
-        return self.save_rating(result.card_id, rating, now, result.ms)
+    def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime:
+        """Schedule the card with ``grade``; returns its next due time."""
+        return self.save_rating(result.card_id, grade, now, result.ms)
 
     def save_rating(
-        self, item_id: str, rating: Rating, now: datetime, duration_ms: int | None = None
+        self,
+        item: str | FollowUpId,
+        grade: Grade,
+        now: datetime,
+        duration_ms: int | None = None,
     ) -> datetime:
-        """Schedule any review item (a card, or a follow-up like ``attention#follow-1``)."""
+        """Schedule any review item (a card, or a card's follow-up); returns its due time."""
+        key = str(item)
+        self._before[key] = self._states.get(key)
+        return self._schedule(key, grade, now, duration_ms, replace=False)
+
+    def replace_rating(
+        self, item: str | FollowUpId, grade: Grade, now: datetime, duration_ms: int | None = None
+    ) -> datetime:
+        """Change the grade of the item's last review in this session; returns its due time."""
+        key = str(item)
+        if key not in self._before:
+            return self.save_rating(key, grade, now, duration_ms)
+        return self._schedule(key, grade, now, duration_ms, replace=True)
+
+    def _schedule(
+        self, key: str, grade: Grade, now: datetime, duration_ms: int | None, *, replace: bool
+    ) -> datetime:
         card, log = schedule.review(
-            self.scheduler, item_id, self._states.get(item_id), rating, now, duration_ms
+            self.scheduler, key, self._before[key], Rating(int(grade)), now, duration_ms
         )
         state = dict(card.to_dict())
-        self.store.save_review(
-            Review(item_id, int(rating), dict(log.to_dict()), now, self.session_id), state
-        )
-        self._states[item_id] = state
+        review = Review(key, int(grade), dict(log.to_dict()), now, self.session_id)
+        if replace:
+            self.store.replace_review(review, state)
+        else:
+            self.store.save_review(review, state)
+        self._states[key] = state
         return card.due
 
     def states(self) -> dict[str, dict[str, Any]]:
@@ -103,7 +122,7 @@ def new_cards_seen_on(store: Store, day: date) -> int:
     return sum(1 for moment in first.values() if moment.date() == day)
 
 
-def rating_for(result: CardResult) -> Rating | None:
+def rating_for(result: CardResult) -> Grade | None:
     """The rating a card earned, so the learner never has to rate it.
 
     Any blank revealed or failed: Again. Right only after a retry or a hint:
@@ -113,9 +132,9 @@ def rating_for(result: CardResult) -> Rating | None:
     if result.skipped and not result.touched:
         return None
     if any(b.revealed or not b.correct for b in result.blanks):
-        return Rating.Again
+        return Grade.AGAIN
     if any(b.tries > 1 or b.hints for b in result.blanks):
-        return Rating.Hard
+        return Grade.HARD
     if result.ms <= EASY_MS_PER_BLANK * len(result.blanks):
-        return Rating.Easy
-    return Rating.Good
+        return Grade.EASY
+    return Grade.GOOD

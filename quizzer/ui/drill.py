@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,50 +21,30 @@ from quizzer.ui.widgets import (
     duration,
     filled_line,
     markdown,
+    relative,
     report_table,
     section_panel,
 )
 
 if TYPE_CHECKING:
-    from datetime import timedelta
-
     from quizzer.progress import stats
     from quizzer.study import drill
-    from quizzer.study import quiz as flow
-
-    DrillEvent = (
-        drill.DrillCardStarted
-        | drill.FollowUpAsked
-        | drill.ApproachShown
-        | drill.FollowUpGraded
-        | drill.RedFlagsShown
-        | drill.DrillFinished
-        | flow.Event
-    )
+    from quizzer.study import events as flow
 
 
 class DrillScreen(SessionScreen):
     """The screen of ``drill``: a session's screen with a clock and an interviewer."""
 
-    def drill_prompt(self, kind: str, detail: flow.BlankAsked | str, remaining: timedelta) -> str:
-        """The input prompt, led by the time left."""
-        clock = clock_face(remaining)
-        if kind == "blank" and not isinstance(detail, str):
-            return f"{clock} {self.blank_prompt(detail)}"
-        if kind == "follow-up":
-            return f"{clock} your answer (or say it out loud), then Enter › "
-        return f"{clock} did you get it? y/n, or 1 Again 2 Hard 3 Good 4 Easy › "
-
-    def drill_event(self, event: DrillEvent) -> None:
+    def drill_event(self, event: flow.Event) -> None:
         """Show one thing that happened in a drill."""
         show = _drill_views().get(type(event))
         if show is not None:
             show(self, event)
         else:
             # Not a drill event, so one of the session's that a drill reuses.
-            self.session_event(cast("flow.Event", event), interactive=True)
+            self.session_event(event)
 
-    def drill_card_started(self, event: drill.DrillCardStarted) -> None:
+    def drill_card_started(self, event: flow.DrillCardStarted) -> None:
         """A rule with the clock and the target time, then the card's heading."""
         from rich.rule import Rule
 
@@ -80,26 +60,37 @@ class DrillScreen(SessionScreen):
         # In a drill the teaching sections wait for the report's cheat sheet.
         self.out.print(filled_line(event.card, event.filled))
 
-    def follow_up_asked(self, event: drill.FollowUpAsked) -> None:
+    def follow_up_asked(self, event: flow.FollowUpAsked) -> None:
         self.out.print(
             section_panel(
                 "The interviewer asks", Text(event.follow_up.question, style="bold"), "magenta"
             )
         )
 
-    def approach_shown(self, event: drill.ApproachShown) -> None:
+    def approach_shown(self, event: flow.ApproachShown) -> None:
         if event.answered:
             self.out.print(Text.assemble(("you said: ", "dim"), event.answered))
         self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
 
-    def red_flags_shown(self, event: drill.RedFlagsShown) -> None:
+    def red_flags_shown(self, event: flow.RedFlagsShown) -> None:
         self.out.print(
             section_panel(
                 "Phrases that signal junior thinking", bullets(event.card.red_flags), "red"
             )
         )
 
-    def drill_finished(self, event: drill.DrillFinished) -> None:
+    def drill_scheduled(self, event: flow.Scheduled) -> None:
+        """What was scheduled, by name: the card, or one of its follow-ups."""
+        from quizzer.study.events import FollowUpId
+
+        later = relative(event.due - event.now)
+        if isinstance(event.item, FollowUpId):
+            what = f"follow-up {event.item.number} of {event.item.card_id}: again {later}"
+        else:
+            what = f"{event.item}: next review {later}"
+        self.out.print(Text.assemble((what, "dim"), (f" ({event.grade.label})", "dim")))
+
+    def drill_finished(self, event: flow.DrillFinished) -> None:
         self.drill_report(event.report)
 
     def drill_report(self, report: drill.DrillReport) -> None:
@@ -133,7 +124,8 @@ class DrillScreen(SessionScreen):
                 f"{duration(item.ms)} / {duration(report.target_ms)}",
                 style="yellow" if over else "",
             )
-            table.add_row(item.card.id, blanks, follow, time)
+            overridden = " (overridden)" if item.result.overridden else ""
+            table.add_row(item.card.id + overridden, blanks, follow, time)
         self.out.print()
         self.out.print(table)
         right, graded = report.follow_ups_right
@@ -187,21 +179,21 @@ def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
 
 
 @functools.cache
-def _drill_views() -> dict[type, Callable[[DrillScreen, DrillEvent], None]]:
+def _drill_views() -> dict[type, Callable[[DrillScreen, flow.Event], None]]:
     """Which method shows each drill event; the rest are a session's (see drill_event)."""
-    from quizzer.study import drill
-    from quizzer.study import quiz as flow
+    from quizzer.study import events as flow
 
-    def ignore(screen: DrillScreen, event: DrillEvent) -> None:
-        """The command shows a grade when it comes back."""
+    def ignore(screen: DrillScreen, event: flow.Event) -> None:
+        """The grade's schedule line follows (Scheduled)."""
 
     views: dict[type, Callable[..., None]] = {
-        drill.DrillCardStarted: DrillScreen.drill_card_started,
+        flow.DrillCardStarted: DrillScreen.drill_card_started,
         flow.CardFinished: DrillScreen.drill_card_finished,
-        drill.FollowUpAsked: DrillScreen.follow_up_asked,
-        drill.ApproachShown: DrillScreen.approach_shown,
-        drill.RedFlagsShown: DrillScreen.red_flags_shown,
-        drill.DrillFinished: DrillScreen.drill_finished,
-        drill.FollowUpGraded: ignore,
+        flow.FollowUpAsked: DrillScreen.follow_up_asked,
+        flow.ApproachShown: DrillScreen.approach_shown,
+        flow.RedFlagsShown: DrillScreen.red_flags_shown,
+        flow.Scheduled: DrillScreen.drill_scheduled,
+        flow.DrillFinished: DrillScreen.drill_finished,
+        flow.FollowUpGraded: ignore,
     }
     return views

@@ -3,45 +3,39 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rich.padding import Padding
 from rich.text import Text
 
-from quizzer.cards.sections import BY_FIELD, Depth, sections_to
+from quizzer.cards.sections import BY_FIELD, SECTIONS, Depth, sections_to
 from quizzer.ui.card import section_style, section_view
 from quizzer.ui.console import Output
 from quizzer.ui.verdict import verdict_text
 from quizzer.ui.widgets import (
     card_heading,
+    clock_face,
+    counted,
     duration,
     filled_line,
     markdown,
+    prompt_text,
     relative,
     report_table,
     when,
 )
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
-    from fsrs import Rating
+    from datetime import datetime, timedelta
 
     from quizzer.cards.model import Card
-    from quizzer.study import quiz as flow
-    from quizzer.study import recording
+    from quizzer.study import events as flow
+    from quizzer.study import overrides, quiz
+    from quizzer.study.events import Grade
 
-#: Asked before each follow-up's approach is shown; False when input has ended.
-Wait = Callable[[str], bool]
-
-# TODO(loop): rating keys are input parsing and belong in quizzer/study/ with drill.GRADES
-# (one set of keys for quiz and drill); parse_rating below goes when the loop moves them.
-_RATING_KEYS = {
-    "1": 1, "2": 2, "3": 3, "4": 4,
-    "again": 1, "hard": 2, "good": 3, "easy": 4,
-    "a": 1, "h": 2, "g": 3, "e": 4,
-}  # fmt: skip
+#: Asked before a follow-up's approach is shown, in a terminal.
+APPROACH_PROMPT = "    try it first · Enter shows the approach "
 
 
 class SessionScreen(Output):
@@ -54,20 +48,32 @@ class SessionScreen(Output):
         )
         return f"[{asked.number}] {asked.blank}{tries} › "
 
-    def session_event(
-        self,
-        event: flow.Event,
-        *,
-        interactive: bool,
-        brief: bool = False,
-        wait: Wait | None = None,
-    ) -> None:
-        """Show one thing that happened in a session."""
-        from quizzer.study import quiz as flow
+    def prompt_for(self, prompt: flow.Prompt, remaining: timedelta | None = None) -> str:
+        """The text of the input line that answers ``prompt``, led by the time left if any."""
+        from quizzer.study import events as flow
 
+        if isinstance(prompt, flow.BlankAsked):
+            text = self.blank_prompt(prompt)
+        elif isinstance(prompt, flow.ApproachAsked):
+            text = APPROACH_PROMPT
+        elif isinstance(prompt, flow.RatingAsked):
+            text = self.rating_prompt(prompt.grade)
+        elif isinstance(prompt, flow.FollowUpAsked):
+            text = "your answer (or say it out loud), then Enter › "
+        else:
+            text = f"did you get it? {flow.GRADE_KEYS_HELP} › "
+        return text if remaining is None else f"{clock_face(remaining)} {text}"
+
+    def session_event(self, event: flow.Event, *, brief: bool = False) -> None:
+        """Show one thing that happened in a session (``brief``: no explanation)."""
+        from quizzer.study import events as flow
+
+        # The two events whose look depends on --brief.
         if isinstance(event, flow.CardFinished):
-            # The only event whose look depends on how the session runs.
-            self.card_finished(event, brief=brief, wait=wait if interactive else None)
+            self.card_finished(event, brief=brief)
+            return
+        if isinstance(event, flow.ClosingSections):
+            self.closing_sections(event, brief=brief)
             return
         show = _session_views().get(type(event))
         if show is not None:
@@ -110,8 +116,9 @@ class SessionScreen(Output):
     def notice(self, event: flow.Notice) -> None:
         self.out.print(Text(event.text, style="dim"))
 
-    def card_finished(self, event: flow.CardFinished, *, brief: bool, wait: Wait | None) -> None:
-        """The filled formula, then what to read while it is fresh.
+    def card_finished(self, event: flow.CardFinished, *, brief: bool) -> None:
+        """The filled formula, then the sections to read while it is fresh, up to the
+        follow-ups (which the study loop shows next).
 
         ``brief`` keeps what fits on the way to an interview (red flags, bullets).
         """
@@ -119,30 +126,56 @@ class SessionScreen(Output):
         self.out.print(filled_line(card, event.filled))
         if event.result.skipped:
             self.out.print(Text("skipped", style="dim"))
+        self._sections(card, brief=brief, after_follow_ups=False)
+
+    def closing_sections(self, event: flow.ClosingSections, *, brief: bool = False) -> None:
+        """The sections after the follow-ups (the 60-second review)."""
+        self._sections(event.card, brief=brief, after_follow_ups=True)
+
+    def _sections(self, card: Card, *, brief: bool, after_follow_ups: bool) -> None:
+        follow_ups = SECTIONS.index(BY_FIELD["follow_ups"])
         for section in sections_to(Depth.REVIEW if brief else Depth.STUDY):
-            if section.kind == "follow_ups" and wait is not None and card.follow_ups:
-                self.follow_ups_one_by_one(card, wait)
+            if (SECTIONS.index(section) > follow_ups) != after_follow_ups:
                 continue
-            view = section_view(card, section)
+            view = section_view(card, section) if section.kind != "follow_ups" else None
             if view is not None:
                 self.out.print(view)
 
-    def follow_ups_one_by_one(self, card: Card, wait: Wait) -> None:
-        """Each question first; Enter reveals its approach."""
-        from rich.rule import Rule
+    def follow_ups_listed(self, event: flow.FollowUpsListed) -> None:
+        """Every follow-up with its approach (no terminal to wait on)."""
+        view = section_view(event.card, BY_FIELD["follow_ups"])
+        if view is not None:
+            self.out.print(view)
 
-        follow_ups = BY_FIELD["follow_ups"]
-        self.out.print(Rule(follow_ups.title, style=section_style(follow_ups), align="left"))
-        asking: Wait | None = wait
-        for number, follow in enumerate(card.follow_ups, start=1):
-            self.out.print(
-                Text.assemble((f"Q{number}. ", "bold magenta"), (follow.question, "bold"))
+    def question_shown(self, event: flow.QuestionShown) -> None:
+        """One follow-up question; its approach waits for Enter."""
+        if event.item.index == 0:
+            from rich.rule import Rule
+
+            section = BY_FIELD["follow_ups"]
+            self.out.print(Rule(section.title, style=section_style(section), align="left"))
+        question = Text.assemble(
+            (f"Q{event.item.number}. ", "bold magenta"), (event.follow_up.question, "bold")
+        )
+        self.out.print(question)
+
+    def approach_shown(self, event: flow.ApproachShown) -> None:
+        self.out.print(Padding(markdown(event.approach), (0, 0, 1, 4)))
+
+    def overridden(self, event: flow.Overridden) -> None:
+        self.out.print(
+            Text.assemble(
+                ("counted as right ", "bold yellow"),
+                f"[{event.number}] {event.blank}: {event.given}",
+                (" (overridden: quizzer overrides lists it)", "dim"),
             )
-            if asking is not None and not asking("    try it first · Enter shows the approach "):
-                asking = None  # input ended: show the rest without waiting
-            self.out.print(Padding(markdown(follow.approach), (0, 0, 1, 4)))
+        )
 
-    def session_summary(self, summary: flow.SessionSummary) -> None:
+    def recap(self, event: flow.Recap) -> None:
+        """One line that keeps the card's verdict in view: result, rating, formula."""
+        self.out.print(recap_line(event), no_wrap=True, overflow="ellipsis", crop=True)
+
+    def session_summary(self, summary: quiz.SessionSummary) -> None:
         """One row per card shown, then the accuracy and why the session ended."""
         table = report_table("Session summary")
         table.add_column("card", style="cyan", overflow="fold")
@@ -154,6 +187,8 @@ class SessionScreen(Output):
             first = f"{result.right_first_time}/{len(result.blanks)}"
             style = "green" if result.right_first_time == len(result.blanks) else "yellow"
             note = " (skipped)" if result.skipped else ""
+            if result.overridden:
+                note += " (overridden)"
             if not result.skipped and not result.touched:
                 # On screen when the session stopped, but never answered: not a miss.
                 first, style, note = "–", "dim", " (not answered)"
@@ -181,40 +216,63 @@ class SessionScreen(Output):
 
     # -- scheduling ---------------------------------------------------------------
 
-    def rating_prompt(self, rating: Rating, due: datetime, now: datetime) -> str:
-        """The prompt that proposes a rating and lets the learner change it."""
-        return (
-            f"rated {rating.name} · next review {relative(due - now)}"
-            " · 1 Again 2 Hard 3 Good 4 Easy to change, Enter keeps › "
-        )
+    def rating_prompt(self, grade: Grade) -> str:
+        """The prompt that names the rating saved and lets the learner change it.
 
-    def parse_rating(self, text: str) -> Rating | None:
-        """The rating a key names (1-4 or its word), or None to keep the proposed one."""
-        from fsrs import Rating
+        The next review is on the recap line right above; left out here, the
+        prompt and a typed key fit 80 columns (readline scrolls longer ones).
+        """
+        return f"rated {grade.label} · 1 Again 2 Hard 3 Good 4 Easy · Enter keeps › "
 
-        value = _RATING_KEYS.get(text.strip().lower())
-        return Rating(value) if value else None
-
-    def scheduled(self, rating: Rating, due: datetime, now: datetime) -> None:
+    def scheduled(self, event: flow.Scheduled) -> None:
         """The rating saved and when the card comes back."""
         self.out.print(
             Text.assemble(
-                ("scheduled ", "dim"),
-                (rating.name, "bold"),
-                (f" · next review {relative(due - now)} ({when(due)})", "dim"),
+                ("rescheduled " if event.replaced else "scheduled ", "dim"),
+                (event.grade.label, "bold"),
+                (f" · next review {relative(event.due - event.now)} ({when(event.due)})", "dim"),
             )
         )
 
-    def answer_changes(self, card_id: str, changes: Sequence[recording.AnswerChange]) -> None:
+    def answers_changed(self, event: flow.AnswersChanged) -> None:
         """A note for each blank whose answer changed since the learner last saw it."""
-        for change in changes:
+        for change in event.changes:
             self.out.print(
                 Text.assemble(
                     ("note: ", "bold yellow"),
-                    f"the answer to {card_id} [{change.blank}] changed since your last review:"
-                    f" it was {change.before}, it is now {change.now}. Your progress is kept.",
+                    f"the answer to {event.card_id} [{change.blank}] changed since your last"
+                    f" review: it was {change.before}, it is now {change.now}. Your progress"
+                    " is kept.",
                 )
             )
+
+    def overrides(
+        self, found: Sequence[overrides.CardOverrides], paths: Mapping[str, str | None]
+    ) -> None:
+        """Each card's overridden answers, then the examples to paste into it."""
+        if not found:
+            self.out.print("No overridden answers. After a ✗ verdict, /override counts it right.")
+            return
+        for item in found:
+            self.out.print()
+            self.out.print(
+                Text.assemble(
+                    (item.card_id, "bold cyan"), f"  {counted(len(item.answers), 'answer')}"
+                )
+            )
+            for answer in item.answers:
+                self.out.print(
+                    Text.assemble(
+                        f"  [{answer.blank}] ",
+                        (answer.given, "bold"),
+                        (f"  {when(answer.at)}", "dim"),
+                    )
+                )
+            where = paths.get(item.card_id) or f"the card {item.card_id}"
+            self.out.print(Text(f"  examples for {where}:", style="dim"), soft_wrap=True)
+            # Plain and unpadded, so a copy from the terminal pastes as valid YAML.
+            snippet = item.examples_yaml().rstrip("\n")
+            self.out.print(Text(snippet, style="green"), soft_wrap=True)
 
     def nothing_due(self, next_due: tuple[str, datetime] | None, now: datetime) -> None:
         """What ``review`` says when no card is due, and when the next one is."""
@@ -232,10 +290,28 @@ class SessionScreen(Output):
         self.out.print(Text(f"Review: {due} due, {new} new", style="bold"))
 
 
+def recap_line(recap: flow.Recap) -> Text:
+    """``✔ 2/2 right · Good · next review in 5 days · <the filled formula>``."""
+    result = recap.result
+    right = sum(b.correct for b in result.blanks)
+    mark = ("✔ ", "bold green") if result.all_correct else ("✗ ", "bold red")
+    line = Text.assemble(mark, (f"{right}/{len(result.blanks)} right", "bold"))
+    if result.overridden:
+        line.append(" (overridden)", style="yellow")
+    if recap.grade is not None:
+        line.append(" · ")
+        line.append(recap.grade.label, style="bold")
+    if recap.due is not None:
+        line.append(f" · next review {relative(recap.due - recap.now)}", style="dim")
+    line.append(" · ")
+    line.append_text(prompt_text(recap.card.prompt_parts(), recap.filled))
+    return line
+
+
 @functools.cache
 def _session_views() -> dict[type, Callable[[SessionScreen, flow.Event], None]]:
     """Which method shows each kind of event (CardFinished takes options: see session_event)."""
-    from quizzer.study import quiz as flow
+    from quizzer.study import events as flow
 
     def ignore(screen: SessionScreen, event: flow.Event) -> None:
         """The input prompt asks; piped verdict lines name their blank."""
@@ -246,7 +322,14 @@ def _session_views() -> dict[type, Callable[[SessionScreen, flow.Event], None]]:
         flow.Judged: SessionScreen.judged,
         flow.HintShown: SessionScreen.hint_shown,
         flow.Revealed: SessionScreen.revealed,
+        flow.Overridden: SessionScreen.overridden,
         flow.Notice: SessionScreen.notice,
+        flow.FollowUpsListed: SessionScreen.follow_ups_listed,
+        flow.QuestionShown: SessionScreen.question_shown,
+        flow.ApproachShown: SessionScreen.approach_shown,
+        flow.Recap: SessionScreen.recap,
+        flow.Scheduled: SessionScreen.scheduled,
+        flow.AnswersChanged: SessionScreen.answers_changed,
         flow.SessionFinished: SessionScreen.session_finished,
     }
     return views

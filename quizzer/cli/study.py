@@ -1,0 +1,133 @@
+"""What ``quiz``, ``review`` and ``drill`` share: the judges, the reader, the one call.
+
+Each command parses its options, builds its session and calls :func:`run`;
+the study loop (:mod:`quizzer.study.loop`) does the rest.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import typer
+
+from quizzer.cli.common import clock
+from quizzer.cli.terminal import read_line, start_without_interrupts
+from quizzer.errors import ExitCode
+
+if TYPE_CHECKING:
+    from quizzer.answers import CardJudge, Verdict
+    from quizzer.cards.model import Card
+    from quizzer.progress.store import Store
+    from quizzer.study.events import Event, Prompt
+    from quizzer.study.loop import Session, StudyOptions
+    from quizzer.study.recording import SessionProgress
+    from quizzer.ui.screen import Screen
+
+
+class Judges:
+    """One judge per card, with SymPy loading in a background thread meanwhile.
+
+    The first question is on screen before SymPy is imported; by the time the
+    learner has read it and typed an answer, the judge is warm.
+    """
+
+    def __init__(self, first: Card) -> None:
+        self._judges: dict[str, CardJudge] = {}
+        self._thread = threading.Thread(target=self._warm, args=(first,), daemon=True)
+
+    def start(self) -> None:
+        if self._thread.ident is None:
+            start_without_interrupts(self._thread)
+
+    def _warm(self, card: Card) -> None:
+        try:
+            from quizzer.answers import CardJudge
+
+            judge = CardJudge(card)
+            for name, blank in card.blanks.items():
+                judge.judge(name, blank.answer)  # the right path: parse, evaluate, print
+                judge.judge(name, f"2*({blank.answer})")  # the wrong path: diagnosis
+            self._judges[card.id] = judge
+        except Exception:  # the main thread builds its own judge and reports any error
+            pass
+
+    def judge_for(self, card: Card) -> CardJudge:
+        if self._thread.ident is not None:
+            self._thread.join()
+        from quizzer.answers import CardJudge
+
+        if card.id not in self._judges:
+            self._judges[card.id] = CardJudge(card)
+        return self._judges[card.id]
+
+    def __call__(self, card: Card, blank: str, text: str) -> Verdict:
+        from quizzer.answers import judge_bounded
+
+        return judge_bounded(self.judge_for(card), blank, text)
+
+    def fingerprints(self, card: Card) -> dict[str, tuple[str, str]]:
+        judge = self.judge_for(card)
+        return {name: (judge.fingerprint(name), b.answer) for name, b in card.blanks.items()}
+
+
+def start_progress(store: Store | None, mode: str) -> SessionProgress | None:
+    """A session's record in ``store`` (None: nothing is saved)."""
+    if store is None:
+        return None
+    from quizzer.progress.schedule import make_scheduler
+    from quizzer.study.recording import SessionProgress
+
+    return SessionProgress(store, make_scheduler(), mode, clock())
+
+
+def run(
+    screen: Screen,
+    session: Session,
+    *,
+    judges: Judges,
+    progress: SessionProgress | None,
+    options: StudyOptions,
+    show: Callable[[Event], None],
+    keys: str,
+) -> None:
+    """Run a session in the terminal (or from a pipe); exit 130 after Ctrl-C."""
+    from quizzer.study.loop import run_study
+
+    def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
+        judges.start()  # the first question is on screen: warm the judge meanwhile
+        text = screen.prompt_for(prompt, remaining)
+        try:
+            line = read_line(screen, text, options.interactive)
+        except KeyboardInterrupt:
+            end_prompt_line()
+            raise
+        if line is None:
+            end_prompt_line()
+        return line
+
+    def end_prompt_line() -> None:
+        # Ctrl-C and Ctrl-D leave the cursor after the prompt: the summary starts below.
+        if options.interactive:
+            screen.line("")
+
+    screen.keys_help(keys)
+    ended = run_study(
+        session,
+        read=read,
+        show=show,
+        clock=clock,
+        progress=progress,
+        options=options,
+        fingerprints=judges.fingerprints if progress is not None else None,
+    )
+    if ended == "interrupted":
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
+
+
+def interactive() -> bool:
+    """Whether a person is typing (a terminal), rather than a pipe or a file."""
+    return sys.stdin.isatty()
