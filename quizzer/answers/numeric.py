@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
+import mpmath
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
