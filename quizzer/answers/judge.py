@@ -602,9 +602,10 @@ def judge_in_this_thread(
 def _spread_out(indices: list[int]) -> list[int]:
     """Every index, reordered so that the first few cover the kinds of points.
 
-    Point i is drawn whole, small, medium or large as i % 4 (see
-    :func:`numeric.sample_points`): one of each comes first, so confirming the
-    first few at 50 digits looks at every kind of magnitude.
+    Points take magnitudes of four kinds in turn (whole, below 1, 1 to 20,
+    20 to 1,000: :func:`numeric.magnitude_kind`): one point of each kind
+    comes first, so confirming the first few at 50 digits looks at every
+    kind of magnitude.
     """
     first: list[int] = []
     for kind in range(4):
