@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
+import mpmath
 import numpy as np
 
 Scalar = Any  # float, complex or mpmath.mpf / mpc

@@ -49,7 +49,7 @@ POINTS = 12
 #: Points where both sides are real that an "equal" verdict needs at least.
 MIN_VALID_POINTS = 4
 #: Of those, points that must be confirmed at 50 digits: a fixed minimum, never zero.
-MIN_CONFIRMED = 3
+MIN_CONFIRMED = 4
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
 #: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
@@ -411,12 +411,12 @@ class CardJudge:
             )
         try:
             values = self.values_of(tree)
+            comparison = self.compare(compiled.expected, tree, values)
+            if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
+                values = self.values_of(tree, more=True)
+                comparison = self.compare(compiled.expected, tree, values)
         except numeric.NotDefined as error:
             return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
-        comparison = self.compare(compiled.expected, tree, values)
-        if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
-            values = self.values_of(tree, more=True)
-            comparison = self.compare(compiled.expected, tree, values)
         if comparison.equal is None and expr is None and not read_back:
             expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
@@ -527,7 +527,7 @@ class CardJudge:
         result.valid += len(agreeing_in_floats)
         if result.valid < MIN_VALID_POINTS:
             return result
-        for index in agreeing_in_floats:
+        for index in _spread_out(agreeing_in_floats):
             if result.confirmed >= MIN_CONFIRMED:
                 break
             verdict = self._agree_precisely(expected, tree, index)
@@ -540,7 +540,10 @@ class CardJudge:
     def _expected_values(self, expected: _Expected, values: list[Any]) -> list[Any]:
         """The expected values at as many points as ``values`` has."""
         if len(expected.values) < len(values):
-            expected.values = self.values_of(expected.tree, more=True)
+            try:
+                expected.values = self.values_of(expected.tree, more=True)
+            except numeric.NotDefined:  # only at the extra points: they do not count
+                expected.values += [UNDEFINED] * (len(values) - len(expected.values))
         return expected.values
 
     def _agree_precisely(self, expected: _Expected, tree: Node, index: int) -> bool | None:
@@ -591,12 +594,13 @@ class CardJudge:
             for e, a in zip(self._expected_values(expected, values), values, strict=False)
             if not isinstance(e, _Mark) and not isinstance(a, _Mark)
         ]
-        return diagnose(
-            pairs,
-            _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
-            _symbols_of(tree, expr),
-            rounded_constants(tree),
-        )
+        with np.errstate(all="ignore"):
+            return diagnose(
+                pairs,
+                _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
+                _symbols_of(tree, expr),
+                rounded_constants(tree),
+            )
 
 
 def judge_in_this_thread(
@@ -624,6 +628,20 @@ def judge_in_this_thread(
             feedback="answer too complex to judge",
             decided_by="limits",
         )
+
+
+def _spread_out(indices: list[int]) -> list[int]:
+    """Every index, reordered so that the first few cover the kinds of points.
+
+    Points take magnitudes of four kinds in turn (whole, below 1, 1 to 20,
+    20 to 1,000: :func:`numeric.magnitude_kind`): one point of each kind
+    comes first, so confirming the first few at 50 digits looks at every
+    kind of magnitude.
+    """
+    first: list[int] = []
+    for kind in range(4):
+        first.extend([index for index in indices if index % 4 == kind][:1])
+    return first + [index for index in indices if index not in first]
 
 
 def _symbols_of(tree: Node, expr: Any) -> set[str]:

@@ -506,8 +506,8 @@ def _magnitude(node: Node) -> float | None:
         result = abs(exponent) * max(sizes[0], 1.0) + 1
     elif isinstance(node, Call) and node.function == "factorial":
         _check_factorial(node.args[0], sizes[0])
-        value = _approximate(node.args[0])
-        result = math.lgamma(abs(value) + 2) / math.log(10) + 1
+        argument = _approximate(node.args[0])
+        result = math.lgamma(abs(argument) + 2) / math.log(10) + 1
     elif isinstance(node, Call) and node.function == "exp":
         result = min(10 ** min(sizes[0], 6), 1e12) / math.log(10) + 1
     else:
