@@ -13,6 +13,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from sympy.core.function import AppliedUndef
 
 from quizzer.answers import functions
 from quizzer.answers.functions import BY_NAME, REGISTRY
@@ -69,8 +70,10 @@ def test_every_evaluator_agrees(entry, args):
             else:
                 precise_array = np.frompyfunc(entry.precise, len(args), 1)(*exact)
             assert all(close(float(x), expected) for x in precise_array.flat)
-    if not entry.matrix_only:
-        form = entry.sympy(sympy)(*(sympy.Rational(str(a)) for a in args))
+    form = entry.sympy(sympy)(*(sympy.Rational(str(a)) for a in args))
+    if isinstance(form, AppliedUndef):  # an inert name (floor, cbrt, softmax): nothing to value
+        assert str(form.func) == entry.name
+    else:
         assert close(float(sympy.N(form, 30)), reference)
 
 

@@ -7,6 +7,7 @@ minutes, or could: each must be judged within the limit, in the main thread
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 import threading
@@ -19,6 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quizzer.answers import JUDGE_SECONDS, CardJudge, JudgeTimeout, deadline, judge_bounded
+from quizzer.answers.deadline import BudgetSpent, budget
+from quizzer.answers.judge import SYMPY_SECONDS
 from quizzer.cards.deck import load_card_file
 
 from .conftest import ATTENTION
@@ -41,6 +44,33 @@ def test_the_timeout_cannot_be_swallowed_by_except_exception():
         except Exception:  # what SymPy and the judge do: must not catch the deadline
             swallowed = True
     assert not swallowed
+
+
+def spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def test_a_budget_inside_a_deadline():
+    with deadline(1.0):
+        started = time.monotonic()
+        with pytest.raises(BudgetSpent), budget(0.05), contextlib.suppress(Exception):
+            spin(0.5)  # what SymPy's own handlers do must not stop the budget
+        assert time.monotonic() - started < 0.3
+        spin(0.1)  # the deadline is still armed and has not fired
+    with pytest.raises(JudgeTimeout), deadline(0.05), budget(1.0):
+        spin(0.5)  # the deadline comes first and wins
+
+
+def test_sympy_overrunning_costs_the_read_back_not_the_verdict():
+    # SymPy took 113 s to build this; the verdict is numeric and comes in time.
+    slow = "sqrt(exp((2 - d_k)^1000))"
+    for text, correct in [(slow, False), (f"{slow} - {slow} + sqrt(d_k)", True)]:
+        started = time.perf_counter()
+        verdict = judge_bounded(ATTENTION_JUDGE, "scale", text)
+        assert time.perf_counter() - started < 3 * SYMPY_SECONDS + 0.5
+        assert verdict.correct is correct and verdict.interpreted is None
 
 
 @pytest.mark.parametrize("text", SLOW_ANSWERS, ids=lambda text: text[:40])

@@ -71,6 +71,11 @@ CASES = [
     (REAL, "pi x", "3.14159 x", False, "looks like pi"),
     (REAL, "x", "x + 10^-12", False, None),
     (REAL, "x", "x*(1 + 10^-13)", False, "differ at 50 digits"),
+    # a difference below float tolerance at only some magnitudes is still found:
+    # the 50-digit confirmation takes one point of each kind of magnitude (below
+    # 1 and above 20 are two of them)
+    ({"n": {"positive": True}}, "sqrt(n)", "sqrt(n) + 10^-12*max(0, 1 - n)", False, "50 digits"),
+    ({"n": {"positive": True}}, "sqrt(n)", "sqrt(n) + 10^-12*max(0, n - 10)", False, "50 digits"),
     # overflowing intermediates are compared at 50 digits on both sides
     (REAL, "x", "exp(800)*x/exp(800)", True, None),
     (REAL, "x", "x*10^400/10^400", True, None),
@@ -349,3 +354,21 @@ def test_evaluation_is_real():
             evaluate(parse(text, table), point)
         with pytest.raises(Undefined):
             evaluate(parse(text, table), point, precise=True)
+
+
+def test_a_cached_card_keeps_its_domains():
+    # The deck cache rebuilds cards from JSON without validation: a range must
+    # come back as the tuple validation makes of it (a list warned, then exit 3).
+    import json
+    import warnings
+
+    from quizzer.cards.model import trusted_card
+
+    original = card(
+        "p", {"p": {"range": [0, 1], "integer": False}, "I": {"matrix": True, "identity": True}}
+    )
+    rebuilt = trusted_card(json.loads(original.model_dump_json()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rebuilt.model_dump_json() == original.model_dump_json()
+    assert rebuilt.symbols["p"].range == (0.0, 1.0)

@@ -33,7 +33,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from quizzer.answers import functions, numeric, symbolic
+from quizzer.answers import functions, numeric
+from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
     AnswerError,
@@ -52,9 +53,11 @@ POINTS = 12
 #: Points where both sides are real that an "equal" verdict needs at least.
 MIN_VALID_POINTS = 4
 #: Of those, points that must be confirmed at 50 digits: a fixed minimum, never zero.
-MIN_CONFIRMED = 3
+MIN_CONFIRMED = 4
 #: Points drawn only when the first ones leave too few where both sides are real.
 MORE_POINTS = 36
+#: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
+SYMPY_SECONDS = 0.5
 #: Points with float values on both sides that a computed diagnosis needs.
 MIN_DIAGNOSIS_POINTS = 3
 
@@ -154,6 +157,9 @@ class _Expected:
     values: list[Any]  # one per point: a value, UNDEFINED or OVERFLOW
     #: 50-digit values, computed when first needed: point index -> value or None.
     precise: dict[int, Any] = field(default_factory=dict)
+    #: Its SymPy form (None where SymPy could not build it in time), once tried.
+    sympy_form: Any = None
+    sympy_tried: bool = False
 
 
 _PHRASE = re.compile(r"^[\w][\w\s'’-]*$")
@@ -327,15 +333,24 @@ class CardJudge:
         compiled = self.compiled(name)
         basis = f"words:{normalise_words(compiled.blank.answer)}"
         if compiled.expected is not None:
-            expr = self._sympy(compiled.expected.tree)
+            expr = self._expected_sympy(compiled.expected)
             if expr is not None:
+                from quizzer.answers import symbolic
+
                 basis = symbolic.canonical(expr)
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
     # -- the judgement -------------------------------------------------------
 
-    def judge(self, name: str, text: str) -> Verdict:
-        """Judge ``text`` as the answer to blank ``name``."""
+    def judge(self, name: str, text: str, *, read_back: bool = True) -> Verdict:
+        """Judge ``text`` as the answer to blank ``name``.
+
+        Without ``read_back`` the verdict does not need SymPy: the decision is
+        numeric (quizzer's own tree, evaluated), and ``interpreted``/``pretty``
+        are left out. The first answer of a session is judged so while SymPy
+        is still loading, and ``validate`` never shows the read-back; SymPy is
+        then needed only for what numbers could not decide.
+        """
         if name not in self.card.blanks:
             raise KeyError(name)
         given = text.strip()
@@ -353,8 +368,8 @@ class CardJudge:
             # not stripped: columns count in what was typed
             written = parse(text, self.table, expand=False)
             tree = expand_definitions(written, self.table)  # p -> sigmoid(z)
-            interpreted, pretty, expr = self._read_back(tree)
-            if written is not tree:  # show p - y as typed, not its definition written out
+            interpreted, pretty, expr = self._read_back(tree) if read_back else (None, None, None)
+            if read_back and written is not tree:  # show p - y as typed, not written out
                 interpreted, pretty, _ = self._read_back(written)
         except TooLarge as error:
             return Verdict(
@@ -384,23 +399,25 @@ class CardJudge:
             )
         try:
             values = self.values_of(tree)
+            comparison = self.compare(compiled.expected, tree, values)
+            if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
+                values = self.values_of(tree, more=True)
+                comparison = self.compare(compiled.expected, tree, values)
         except numeric.NotDefined as error:
             return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
-        comparison = self.compare(compiled.expected, tree, values)
-        if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
-            values = self.values_of(tree, more=True)
-            comparison = self.compare(compiled.expected, tree, values)
+        if comparison.equal is None and expr is None and not read_back:
+            expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
-            exact = self._proved_equal(expr, compiled.expected.tree)
+            exact = read_back and self._proved_equal(expr, compiled.expected)
             how = "symbolic" if exact else "numeric"
             return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
-        if comparison.equal is None and self._proved_equal(expr, compiled.expected.tree):
+        if comparison.equal is None and self._proved_equal(expr, compiled.expected):
             # Symbolic proof may confirm what the points could not decide; it
             # never overrules a disagreement.
             return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values))
+        return wrong(self._diagnose(compiled, tree, values, expr, tidy=read_back))
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -416,13 +433,27 @@ class CardJudge:
                 continue
         return None
 
-    def _proved_equal(self, expr: Any, expected_tree: Node) -> bool:
-        expected_expr = self._sympy(expected_tree)
-        return (
-            expected_expr is not None
-            and expr is not None
-            and symbolic.same_after_normalising(expr, expected_expr)
-        )
+    # SymPy only reads answers back and may confirm them: each use gets a share
+    # of the time (SYMPY_SECONDS) and costs only its own result when it
+    # overruns (sqrt(exp((2-x)^1000)) took SymPy 113 s to build).
+
+    def _proved_equal(self, expr: Any, expected: _Expected) -> bool:
+        from quizzer.answers import symbolic
+
+        expected_expr = self._expected_sympy(expected)
+        if expected_expr is None or expr is None:
+            return False
+        try:
+            with budget(SYMPY_SECONDS):
+                return bool(symbolic.same_after_normalising(expr, expected_expr))
+        except BudgetSpent:
+            return False
+
+    def _expected_sympy(self, expected: _Expected) -> Any:
+        if not expected.sympy_tried:
+            expected.sympy_form = self._sympy(expected.tree)
+            expected.sympy_tried = True
+        return expected.sympy_form
 
     def _word_miss(self, compiled: _CompiledBlank, text: str) -> Verdict:
         """A word answer that matched no accepted phrase: a known wrong one, or a miss
@@ -438,25 +469,33 @@ class CardJudge:
         )
 
     def _sympy(self, tree: Node) -> Any:
+        from quizzer.answers import symbolic
+
         try:
-            return symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                return symbolic.to_sympy(tree, self.table)
+        except BudgetSpent:
+            return None
         except Exception:  # SymPy refuses some combinations (Max of matrices...)
             return None
 
     def _read_back(self, tree: Node) -> tuple[str | None, str | None, Any]:
         """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
+        from quizzer.answers import symbolic
+
+        expr = None
         try:
-            expr = symbolic.to_sympy(tree, self.table)
+            with budget(SYMPY_SECONDS):
+                expr = symbolic.to_sympy(tree, self.table)
+                if symbolic.has_huge_number(expr):
+                    return None, None, expr  # printing it would cost more than judging it
+                return symbolic.plain(expr), symbolic.pretty(expr), expr
         except TooLarge:
             raise
-        except Exception:  # SymPy refuses some combinations (Max of matrices...)
-            return None, None, None
-        if symbolic.has_huge_number(expr):
-            return None, None, expr  # printing it would cost more than judging it
-        try:
-            return symbolic.plain(expr), symbolic.pretty(expr), expr
-        except Exception:  # a printer gap must not cost the learner a verdict
+        except BudgetSpent:
             return None, None, expr
+        except Exception:  # SymPy refuses some combinations; a printer gap must not
+            return None, None, expr  # cost the learner a verdict
 
     def compare(self, expected: _Expected, tree: Node, values: list[Any]) -> Comparison:
         """Compare an answer's values with the expected ones, point by point.
@@ -489,7 +528,7 @@ class CardJudge:
         result.valid += len(agreeing_in_floats)
         if result.valid < MIN_VALID_POINTS:
             return result
-        for index in agreeing_in_floats:
+        for index in _spread_out(agreeing_in_floats):
             if result.confirmed >= MIN_CONFIRMED:
                 break
             verdict = self._agree_precisely(expected, tree, index)
@@ -502,7 +541,10 @@ class CardJudge:
     def _expected_values(self, expected: _Expected, values: list[Any]) -> list[Any]:
         """The expected values at as many points as ``values`` has."""
         if len(expected.values) < len(values):
-            expected.values = self.values_of(expected.tree, more=True)
+            try:
+                expected.values = self.values_of(expected.tree, more=True)
+            except numeric.NotDefined:  # only at the extra points: they do not count
+                expected.values += [UNDEFINED] * (len(values) - len(expected.values))
         return expected.values
 
     def _agree_precisely(self, expected: _Expected, tree: Node, index: int) -> bool | None:
@@ -533,7 +575,16 @@ class CardJudge:
 
     # -- feedback --------------------------------------------------------------
 
-    def _diagnose(self, compiled: _CompiledBlank, tree: Node, values: list[Any]) -> str:
+    def _diagnose(
+        self,
+        compiled: _CompiledBlank,
+        tree: Node,
+        values: list[Any],
+        expr: Any,
+        *,
+        tidy: bool = True,
+    ) -> str:
+        """Why an answer is wrong. Without ``tidy``, no SymPy (symbols as the trees name them)."""
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
@@ -544,19 +595,62 @@ class CardJudge:
             for e, a in zip(self._expected_values(expected, values), values, strict=False)
             if not isinstance(e, _Mark) and not isinstance(a, _Mark)
         ]
-        return diagnose(
-            pairs,
-            self._symbols_of(expected.tree),
-            self._symbols_of(tree),
-            rounded_constants(tree),
+        with np.errstate(all="ignore"):
+            return diagnose(
+                pairs,
+                _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
+                _symbols_of(tree, expr),
+                rounded_constants(tree),
+            )
+
+
+def judge_in_this_thread(
+    judge: CardJudge,
+    blank: str,
+    text: str,
+    seconds: float = JUDGE_SECONDS,
+    *,
+    read_back: bool = True,
+) -> Verdict:
+    """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
+    try:
+        with deadline(seconds):
+            return judge.judge(blank, text, read_back=read_back)
+    except JudgeTimeout:
+        return Verdict(
+            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
+        )
+    except (RecursionError, MemoryError):
+        return Verdict(
+            blank,
+            text,
+            False,
+            "too_large",
+            feedback="answer too complex to judge",
+            decided_by="limits",
         )
 
-    def _symbols_of(self, tree: Node) -> set[str]:
-        """The symbols a value depends on: after SymPy's tidying, so n^0 uses no n."""
-        expr = self._sympy(tree)
-        if expr is None:
-            return set(symbols_used(tree))
-        return {str(symbol) for symbol in expr.free_symbols}
+
+def _spread_out(indices: list[int]) -> list[int]:
+    """Every index, reordered so that the first few cover the kinds of points.
+
+    Points take magnitudes of four kinds in turn (whole, below 1, 1 to 20,
+    20 to 1,000: :func:`numeric.magnitude_kind`): one point of each kind
+    comes first, so confirming the first few at 50 digits looks at every
+    kind of magnitude.
+    """
+    first: list[int] = []
+    for kind in range(4):
+        first.extend([index for index in indices if index % 4 == kind][:1])
+    return first + [index for index in indices if index not in first]
+
+
+def _symbols_of(tree: Node, expr: Any) -> set[str]:
+    """The symbols a value depends on: after SymPy's tidying when it read the
+    tree (so n^0 uses no n), else the symbols the tree names."""
+    if expr is None:
+        return set(symbols_used(tree))
+    return {str(symbol) for symbol in expr.free_symbols}
 
 
 def free_symbols(tree: Node) -> set[str]:

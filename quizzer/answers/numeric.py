@@ -25,11 +25,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import mpmath  # type: ignore[import-untyped]
+import mpmath
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
-from quizzer.answers.syntax import Binary, Call, Const, Neg, Node, Num, Sym, Transpose
+from quizzer.answers.syntax import (
+    Binary,
+    Call,
+    Const,
+    Neg,
+    Node,
+    Num,
+    Sym,
+    SymbolTable,
+    Transpose,
+)
 from quizzer.answers.tree import Fold, fold, rational_value
 
 MATRIX_SIZE = 3
@@ -41,6 +51,8 @@ MP_ATOL = mpmath.mpf(10) ** -45
 #: the argument (exp(exp(1e10)), 10^(10^20)): such points are not evaluated.
 MP_ARGUMENT_LIMIT = 1e30
 MP_LOG_MAGNITUDE_LIMIT = 1e7
+#: A matrix power costs log2(n) products; past this its entries are out of reach anyway.
+MAX_MATRIX_POWER = 10**6
 
 
 class Undefined(Exception):
@@ -82,15 +94,25 @@ class Point:
     exact: Mapping[str, Value]
 
 
-def _spread(rng: np.random.Generator, trial: int) -> float:
-    """A positive magnitude: whole numbers, fractions, small and large in turn."""
-    if trial % 4 == 0:
+def _spread(rng: np.random.Generator, kind: int) -> float:
+    """A positive magnitude of one of four kinds: whole, below 1, 1 to 20, 20 to 1,000."""
+    if kind == 0:
         return float(rng.integers(1, 10))
-    if trial % 4 == 1:
+    if kind == 1:
         return float(10 ** rng.uniform(-2, 0))
-    if trial % 4 == 2:
+    if kind == 2:
         return float(10 ** rng.uniform(0, 1.3))
     return float(10 ** rng.uniform(1.3, 3))
+
+
+def magnitude_kind(trial: int, symbol: int) -> int:
+    """Which kind of magnitude symbol number ``symbol`` takes at point ``trial``.
+
+    The first four points give every symbol the same kind (one point of each
+    kind); later ones mix them, so that one symbol is large where another is
+    small (``max(0, a - b + m)`` is zero only where b > a + m).
+    """
+    return (trial + symbol * (trial // 4)) % 4
 
 
 def integer_bounds(domain: Domain) -> tuple[int | None, int | None]:
@@ -100,9 +122,9 @@ def integer_bounds(domain: Domain) -> tuple[int | None, int | None]:
     return low, high
 
 
-def _draw_integer(domain: Domain, rng: np.random.Generator, trial: int) -> float:
+def _draw_integer(domain: Domain, rng: np.random.Generator, kind: int) -> float:
     low, high = integer_bounds(domain)
-    step = max(1, round(_spread(rng, trial)))
+    step = max(1, round(_spread(rng, kind)))
     if low is not None and high is not None:
         return float(rng.integers(low, high + 1))
     if low is not None:
@@ -112,13 +134,13 @@ def _draw_integer(domain: Domain, rng: np.random.Generator, trial: int) -> float
     return float(step if rng.random() < 0.5 else -step)
 
 
-def _draw_real(domain: Domain, rng: np.random.Generator, trial: int) -> float:
+def _draw_real(domain: Domain, rng: np.random.Generator, kind: int) -> float:
     low, high = domain.low, domain.high
     if low is not None and high is not None:
         # Stay clear of the open ends, where formulas often have poles.
         width = high - low
         return float(low + width * rng.uniform(0.02, 0.98))
-    magnitude = _spread(rng, trial)
+    magnitude = _spread(rng, kind)
     if low is not None:
         return low + magnitude
     if high is not None:
@@ -143,23 +165,31 @@ def _exact_matrix(entries: np.ndarray) -> np.ndarray:
 
 
 def sample_points(
-    domains: Mapping[str, Domain], rng: np.random.Generator, count: int
+    domains: Mapping[str, Domain] | SymbolTable, rng: np.random.Generator, count: int
 ) -> list[Point]:
     """Random points inside each symbol's domain, spread over small and large magnitudes.
 
     Whole numbers and fractions alternate (as KAS does), and symbols without a
     declared sign take both signs, so ``sqrt(x^2)`` is told apart from ``x``.
+    A bare :class:`SymbolTable` gives its matrices and positives their domains.
     """
+    if isinstance(domains, SymbolTable):
+        domains = {
+            name: Domain(
+                matrix=name in domains.matrices, low=0.0 if name in domains.positives else None
+            )
+            for name in domains.names
+        }
     points = []
     for trial in range(count):
         floats: dict[str, Value] = {}
         exact: dict[str, Value] = {}
-        for name, domain in domains.items():
+        for symbol, (name, domain) in enumerate(domains.items()):
             if domain.matrix:
                 floats[name], exact[name] = _draw_matrix(domain, rng)
                 continue
             draw = _draw_integer if domain.integer else _draw_real
-            value = draw(domain, rng, trial)
+            value = draw(domain, rng, magnitude_kind(trial, symbol))
             floats[name] = value
             exact[name] = mpmath.mpf(value)
         points.append(Point(floats, exact))
@@ -200,6 +230,9 @@ class _Evaluator(Fold[Value]):
         raise NotImplementedError
 
     def matrix_power(self, base: Value, whole: int) -> Value:
+        raise NotImplementedError
+
+    def is_whole(self, value: Value) -> bool:
         raise NotImplementedError
 
     # the fold -------------------------------------------------------------------
@@ -244,10 +277,11 @@ class _Evaluator(Fold[Value]):
             raise NotDefined("cannot raise to a matrix power")
         exact = rational_value(node.right)
         if is_matrix(base):
-            whole = exact if exact is not None else Fraction(float(exponent))
-            if whole.denominator != 1:
+            if not self.is_whole(exponent):
                 raise NotDefined("a matrix can only be raised to a whole power")
-            return self.checked(self.matrix_power(base, int(whole)))
+            if abs(exponent) > MAX_MATRIX_POWER:
+                raise TooCostly("matrix power too large to evaluate")
+            return self.checked(self.matrix_power(base, int(exponent)))
         if base == 0 and exponent < 0:
             raise Undefined("zero to a negative power")
         if base >= 0:
@@ -258,7 +292,7 @@ class _Evaluator(Fold[Value]):
                 raise Undefined("even root of a negative number")
             magnitude = self.real_power(-base, self.number(exact))
             return self.checked(-magnitude if exact.numerator % 2 else magnitude)
-        if exponent != int(exponent):
+        if not self.is_whole(exponent):
             raise Undefined("negative number to a fractional power")
         return self.checked(self.real_power(base, exponent))
 
@@ -279,6 +313,11 @@ class _Evaluator(Fold[Value]):
             raise Undefined(str(error)) from None
         except np.linalg.LinAlgError:
             raise Undefined("singular matrix") from None
+        except OverflowError:  # a conversion to int or float of a huge number
+            raise self.too_large() from None
+
+    def too_large(self) -> Exception:
+        raise NotImplementedError
 
 
 def _with_mpmath_errors(function: Callable[..., Value], *args: Value) -> Value:
@@ -334,6 +373,12 @@ class _FloatEvaluator(_Evaluator):
     def matrix_power(self, base: Value, whole: int) -> Value:
         return np.linalg.matrix_power(base, whole)
 
+    def is_whole(self, value: Value) -> bool:
+        return float(value).is_integer()
+
+    def too_large(self) -> Exception:
+        return Overflow()
+
 
 class _PreciseEvaluator(_Evaluator):
     """mpmath numbers at the working precision; matrices are object arrays of them."""
@@ -377,6 +422,12 @@ class _PreciseEvaluator(_Evaluator):
         if entry.precise_array is not None:
             return _with_mpmath_errors(entry.precise_array, *args)
         return _with_mpmath_errors(np.frompyfunc(entry.precise, len(args), 1), *args)
+
+    def is_whole(self, value: Value) -> bool:
+        return bool(mpmath.isint(value))
+
+    def too_large(self) -> Exception:
+        return TooCostly("too large to evaluate")
 
     def matrix_power(self, base: Value, whole: int) -> Value:
         if whole < 0:
@@ -430,8 +481,9 @@ def values_agree(a: Value, b: Value, *, precise: bool = False) -> bool:
                 scale = max(max(abs(x) for x in a.flat), max(abs(x) for x in b.flat))
                 difference = max(abs(x - y) for x, y in zip(a.flat, b.flat, strict=True))
                 return bool(difference <= MP_RTOL * scale + MP_ATOL)
-        scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
-        return float(np.linalg.norm(a - b)) <= FLOAT_RTOL * scale + 1e-12
+        with np.errstate(all="ignore"):  # a norm past float range is inf: still ordered
+            scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
+            return float(np.linalg.norm(a - b)) <= FLOAT_RTOL * scale + 1e-12
     if precise:
         with mpmath.workdps(MP_DIGITS):
             scale = max(abs(a), abs(b))

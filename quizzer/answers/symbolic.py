@@ -11,11 +11,11 @@ import math
 from functools import cache, lru_cache
 from typing import Any
 
-import sympy  # type: ignore[import-untyped]
-from sympy.printing.precedence import PRECEDENCE  # type: ignore[import-untyped]
-from sympy.printing.pretty.pretty import PrettyPrinter  # type: ignore[import-untyped]
-from sympy.printing.pretty.stringpict import prettyForm  # type: ignore[import-untyped]
-from sympy.printing.str import StrPrinter  # type: ignore[import-untyped]
+import sympy
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.stringpict import prettyForm
+from sympy.printing.str import StrPrinter
 
 from quizzer.answers.functions import BY_NAME
 from quizzer.answers.syntax import (

@@ -200,14 +200,6 @@ class Gap:
     name: str
 
 
-def _trusted_symbol(data: dict[str, Any]) -> Symbol:
-    # JSON has no tuples: a cached range comes back as a list, which the
-    # serializer would warn about on the next dump.
-    if data.get("range") is not None:
-        data = {**data, "range": tuple(data["range"])}
-    return Symbol.model_construct(**data)
-
-
 def trusted_card(data: dict[str, Any]) -> Card:
     """Rebuild a card from data that already passed validation (the deck cache).
 
@@ -233,6 +225,13 @@ def trusted_card(data: dict[str, Any]) -> Card:
             "sources": [Source.model_construct(**s) for s in data["sources"]],
         }
     )
+
+
+def _trusted_symbol(data: dict[str, Any]) -> Symbol:
+    # JSON has no tuples: give `range` back the type validation gives it.
+    if data.get("range") is not None:
+        data = {**data, "range": tuple(data["range"])}
+    return Symbol.model_construct(**data)
 
 
 _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {
