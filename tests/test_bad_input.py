@@ -401,3 +401,16 @@ def test_endless_input_without_newlines_is_read_in_bounded_lines():
         lines = [read_piped_line(zeros) for _ in range(3)]
     assert all(line == "\x00" * 1024 + CUT for line in lines)
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["validate", "{fifo}"], ["--deck", "{fifo}", "list"], ["validate", "/dev/null"]],
+)
+def test_a_special_file_named_as_a_deck_is_one_line_and_exit_2(invoke, tmp_path, args):
+    fifo = tmp_path / "p.yaml"
+    os.mkfifo(fifo)
+    result = run_with_alarm(invoke, *[a.format(fifo=fifo) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "not a card file or folder" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

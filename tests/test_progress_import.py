@@ -13,6 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quizzer.progress.backup import (
     Backup,
@@ -120,13 +122,20 @@ BAD_ENTRIES = [
 ]
 
 
+def one_entry_per_line(data: object) -> str:
+    """The layout `progress export` writes (read in line batches)."""
+    return json.dumps(data).replace("[{", "[\n{").replace("}, {", "},\n{").replace("}]", "}\n]")
+
+
+@pytest.mark.parametrize("layout", [json.dumps, one_entry_per_line], ids=["one line", "by lines"])
 @pytest.mark.parametrize(("data", "fragment"), BAD_ENTRIES, ids=[c[1] for c in BAD_ENTRIES])
-def test_a_bad_entry_anywhere_writes_nothing(tmp_path, data, fragment):
+def test_a_bad_entry_anywhere_writes_nothing(tmp_path, data, fragment, layout):
     db = tmp_path / "p.db"
     with Store.open(db) as store:
         store.record_attempt(None, Attempt("old", "b", "x", True, 1, 0, 5, T0))
     before = rows(db)
-    source = write_json(tmp_path / "bad.json", data)
+    source = tmp_path / "bad.json"
+    source.write_text(layout(data), encoding="utf-8")
     with Store.open(db) as store, pytest.raises(BadBackup, match=r"malformed|progress") as caught:
         import_backup(store, source, T0)
     assert fragment in caught.value.message
@@ -327,3 +336,104 @@ def test_a_time_in_the_stored_form_that_is_no_date_is_refused(tmp_path):
     )
     with Store.open(tmp_path / "p.db") as store, pytest.raises(BadBackup, match="not an ISO"):
         import_backup(store, source, T0)
+
+
+LAYOUTS = {
+    "one line": lambda data: json.dumps(data),
+    "indent=1 (quizzer before the streamed export)": lambda data: json.dumps(data, indent=1),
+    "an entry split after a nested object": lambda data: (
+        json.dumps(data)
+        .replace(
+            '"review_log": {"card_id": 7, "rating": 3},',
+            '"review_log": {"card_id": 7, "rating": 3},\n',
+        )
+        .replace('}, {"card"', '},\n{"card"')
+    ),
+    "one entry per line, CRLF": lambda data: json.dumps(data).replace(
+        '}, {"card"', '},\r\n{"card"'
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=list(LAYOUTS))
+def test_every_json_layout_of_a_backup_imports_alike(tmp_path, layout):
+    data = backup(
+        [attempt_entry(given=f"g{n}", at=f"2026-02-01T08:00:0{n}.5Z") for n in range(5)],
+        [review_entry(at=f"2026-02-01T09:00:0{n}Z") for n in range(4)],
+        {"attention": STATE},
+    )
+    source = tmp_path / "b.json"
+    source.write_text(LAYOUTS[layout](data), encoding="utf-8")
+    with Store.open(tmp_path / "p.db") as store:
+        merged = import_backup(store, source, T0)
+        assert (merged.attempts, merged.reviews, merged.schedules) == (5, 4, 1)
+        assert [a.given for a in store.attempts()] == [f"g{n}" for n in range(5)]
+
+
+def test_a_streamed_export_is_read_in_line_batches_across_chunks(tmp_path, monkeypatch):
+    # Small chunks and batches: batch edges fall inside lines and between chunks.
+    from quizzer.progress import backup as backup_module
+
+    monkeypatch.setattr(backup_module, "_READ_CHUNK", 97)
+    monkeypatch.setattr(backup_module, "BATCH", 3)
+    with Store.open(tmp_path / "a.db") as store:
+        for n in range(50):
+            store.record_attempt(None, Attempt("c", "b", f"x{n}", True, 1, 0, n, T0))
+        write_backup(store, tmp_path / "backup.json")
+        expected = export_progress(store)
+    with Store.open(tmp_path / "b.db") as other:
+        assert import_backup(other, tmp_path / "backup.json", T0).attempts == 50
+        assert export_progress(other)["attempts"] == expected["attempts"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "quizzer-progress", "version": 1, "attempts": [\n{"card": "a"},\n]}',
+        '{"format": "quizzer-progress", "version": 1, "attempts": [\n{"card": "a"}\n'
+        '{"card": "b"}\n]}',
+    ],
+    ids=["trailing comma", "missing comma"],
+)
+def test_line_batches_do_not_relax_json(tmp_path, text):
+    source = tmp_path / "b.json"
+    source.write_text(text)
+    with Store.open(tmp_path / "p.db") as store, pytest.raises(BadBackup):
+        import_backup(store, source, T0)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    attempts=st.lists(json_values, max_size=6),
+    reviews=st.lists(st.dictionaries(st.text(max_size=4), json_values, max_size=3), max_size=6),
+    schedule=st.dictionaries(st.text(max_size=4), json_values, max_size=3),
+    indent=st.sampled_from([None, 0, 1, 2, "\t"]),
+    one_per_line=st.booleans(),
+    chunk=st.integers(1, 64),
+)
+def test_the_streamed_reader_reads_what_json_reads(
+    tmp_path_factory, attempts, reviews, schedule, indent, one_per_line, chunk
+):
+    from quizzer.progress import backup as backup_module
+
+    data = backup(attempts, reviews, schedule)
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if one_per_line and indent is None:
+        text = text.replace("}, {", "},\n{")
+    path = tmp_path_factory.mktemp("stream") / "b.json"
+    path.write_text(text, encoding="utf-8")
+    real_chunk = backup_module._READ_CHUNK
+    backup_module._READ_CHUNK = chunk  # chunk edges anywhere, inside characters too
+    try:
+        assert read_backup(path) == json.loads(text)
+    finally:
+        backup_module._READ_CHUNK = real_chunk

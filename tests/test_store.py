@@ -331,3 +331,16 @@ def test_a_read_only_database_of_an_older_schema_says_how_to_upgrade(tmp_path, m
     monkeypatch.setattr(sqlite3, "connect", read_only)
     with pytest.raises(StoreError, match="read-only and needs upgrading"):
         Store.open(path)
+
+
+def test_an_enormous_answer_is_kept_cut_short_and_still_backs_up(tmp_path):
+    from quizzer.progress.backup import import_backup, write_backup
+    from quizzer.progress.store import MAX_GIVEN
+
+    with Store.open(tmp_path / "a.db") as store:
+        store.record_attempt(None, attempt(given="x" * 5_000_000))
+        (kept,) = store.attempts()
+        assert kept.given == "x" * MAX_GIVEN + "…"
+        write_backup(store, tmp_path / "backup.json")
+    with Store.open(tmp_path / "b.db") as other:
+        assert import_backup(other, tmp_path / "backup.json", T0).attempts == 1

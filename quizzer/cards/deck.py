@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, Literal
 
 from quizzer.cards.model import Card, CardProblem, card_problems, fields_at, trusted_card
@@ -211,9 +212,19 @@ def card_files(source: Path) -> list[tuple[Path, str]]:
     devices, sockets, symlink loops and unreadable files or folders are
     skipped, each reported through :func:`quizzer.files.report_skipped`.
     Hidden entries and symlinked folders are not followed.
+
+    Raises:
+        DeckNotFound: ``source`` itself is neither a regular file nor a folder
+            (it was named on the command line or in QUIZZER_DECKS: say so).
     """
-    if source.is_file():
+    try:
+        mode = os.stat(source).st_mode
+    except OSError as error:
+        raise DeckNotFound(f"cannot read {source}: {reason(error)}") from None
+    if S_ISREG(mode):
         return [(source, source.parent.name)]
+    if not S_ISDIR(mode):
+        raise DeckNotFound(f"{source} is {kind_of(mode)}, not a card file or folder")
     found: list[tuple[Path, str]] = []
     root = str(source)
     # scandir tells a regular file from its directory entry, without a stat per file;
@@ -224,10 +235,7 @@ def card_files(source: Path) -> list[tuple[Path, str]]:
         relative = os.path.relpath(folder, root)
         deck = source.name if relative == "." else Path(relative).as_posix()
         entries = _entries_of(folder)
-        for entry in entries:
-            card = _card_entry(entry)
-            if card:
-                found.append((Path(entry.path), deck))
+        found.extend((Path(entry.path), deck) for entry in entries if _is_card_file(entry))
         pending.extend(entry.path for entry in reversed(entries) if _is_folder(entry))
     found.sort(key=lambda item: item[0].as_posix())
     return found
@@ -252,7 +260,7 @@ def _is_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _card_entry(entry: os.DirEntry[str]) -> bool:
+def _is_card_file(entry: os.DirEntry[str]) -> bool:
     """Whether a folder entry is a card file to read; a skipped one is reported."""
     if not entry.name.endswith(CARD_SUFFIXES) or _is_folder(entry):
         return False
@@ -319,7 +327,7 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
         elif kind == "extra_forbidden":
             message = f"unknown field '{loc[-1]}'"
             at_key = True
-            parent = fields_at(loc[:-1])
+            parent = fields_at(tuple(loc[:-1]))
             close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
             if close:
                 message += f"; did you mean '{close[0]}'?"

@@ -22,7 +22,7 @@ import yaml
 try:  # libyaml's composer is several times faster and keeps the same marks
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader
 
 Path = tuple[Hashable, ...]
 
@@ -140,8 +140,9 @@ class _Builder:
             key = str(key_node.value)
             if key in result:
                 raise YamlError(f"duplicate key '{key}'", _position(key_node))
-            self.doc.key_positions[(*path, key)] = _position(key_node)
-            result[key] = self.build(value_node, (*path, key))
+            key_path = (*path, key)
+            self.doc.key_positions[key_path] = _position(key_node)
+            result[key] = self.build(value_node, key_path)
         return result
 
 

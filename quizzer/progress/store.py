@@ -16,9 +16,9 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ DB_ENV = "QUIZZER_DB"
 APPLICATION_ID = 0x51555A52  # "QUZR"
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
+#: Characters of an answer kept (the judge reads at most 1,000; a backup entry takes 100,000).
+MAX_GIVEN = 10_000
 
 #: Each entry takes the schema from version ``index`` to ``index + 1``.
 MIGRATIONS: list[str] = [
@@ -342,7 +344,13 @@ class Store:
             db.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (iso(ended_at), session_id))
 
     def record_attempt(self, session_id: int | None, attempt: Attempt) -> None:
-        """Save one attempt, committed before this returns."""
+        """Save one attempt, committed before this returns.
+
+        An answer longer than :data:`MAX_GIVEN` characters (a paste gone wrong) is
+        kept cut short, so every stored attempt fits in a backup that imports.
+        """
+        if len(attempt.given) > MAX_GIVEN:
+            attempt = replace(attempt, given=attempt.given[:MAX_GIVEN] + "…")
         with self._write() as db:
             db.execute(
                 "INSERT INTO attempts"
@@ -604,14 +612,24 @@ class Staging:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, attempts: list[tuple[object, ...]], reviews: list[tuple[object, ...]]) -> None:
+    def add(
+        self,
+        attempts: list[tuple[object, ...]],
+        reviews: list[tuple[object, ...]],
+        schedule: Sequence[tuple[str, dict[str, Any]]] = (),
+    ) -> None:
         """Stage a batch of checked rows, in the columns of :data:`IMPORT_COLUMNS`.
 
         Rows rather than :class:`Attempt` objects: a million of them are staged
         in an import, and times arrive already in the store's text form.
+        ``schedule`` holds (card id, FSRS state) pairs; a later state for the
+        same card replaces an earlier one.
         """
         db = self.store.connection
         try:
+            # One transaction per batch: in autocommit mode each row would be its own.
+            # Only the temporary tables are written, so no lock on the store is taken.
+            db.execute("BEGIN")
             db.executemany(
                 "INSERT INTO temp.import_attempts"
                 " (card_id, blank, given, correct, try, hints, ms, at, overridden)"
@@ -623,17 +641,14 @@ class Staging:
                 " VALUES (?, ?, ?, ?)",
                 reviews,
             )
-        except sqlite3.Error as error:
-            raise _operational(self.store.path, error) from None
-
-    def add_schedule(self, card_id: str, fsrs_card: dict[str, Any]) -> None:
-        """Stage a card's FSRS state; a later state for the same card replaces it."""
-        try:
-            self.store.connection.execute(
+            db.executemany(
                 "INSERT OR REPLACE INTO temp.import_schedule (card_id, fsrs_card) VALUES (?, ?)",
-                (card_id, json.dumps(fsrs_card)),
+                [(card_id, json.dumps(state)) for card_id, state in schedule],
             )
+            db.execute("COMMIT")
         except sqlite3.Error as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise _operational(self.store.path, error) from None
 
     def merge(self, now: datetime) -> Merged:
