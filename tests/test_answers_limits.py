@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from quizzer.answers import JUDGE_SECONDS, CardJudge, JudgeTimeout, deadline, judge_bounded
 from quizzer.answers.deadline import BudgetSpent, budget
-from quizzer.answers.judge import SYMPY_SECONDS
 from quizzer.cards.deck import load_card_file
 
 from .conftest import ATTENTION
@@ -67,9 +66,8 @@ def test_sympy_overrunning_costs_the_read_back_not_the_verdict():
     # SymPy took 113 s to build this; the verdict is numeric and comes in time.
     slow = "sqrt(exp((2 - d_k)^1000))"
     for text, correct in [(slow, False), (f"{slow} - {slow} + sqrt(d_k)", True)]:
-        started = time.perf_counter()
         verdict = judge_bounded(ATTENTION_JUDGE, "scale", text)
-        assert time.perf_counter() - started < 3 * SYMPY_SECONDS + 0.5
+        assert verdict.status != "too_large", verdict  # the deadline did not have to act
         assert verdict.correct is correct and verdict.interpreted is None
 
 

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 #: Wall-clock limit for judging one answer.
 JUDGE_SECONDS = 2.0
@@ -33,8 +34,8 @@ class BudgetSpent(BaseException):
     """One step of a judgement used up its share of the time."""
 
 
-#: Active limits of the main thread, innermost last: (monotonic end, what to raise).
-_active: list[tuple[float, type[BaseException]]] = []
+#: Active limits of the main thread, innermost last: [monotonic end, what to raise].
+_active: list[list[Any]] = []
 
 
 def _timer_usable() -> bool:
@@ -50,11 +51,21 @@ def _arm() -> None:
 
 def _expire(signum: int, frame: object) -> None:
     now = time.monotonic()
-    expired = [kind for end, kind in _active if end <= now + 1e-4]
+    expired = [entry for entry in _active if entry[0] <= now + 1e-4]
     if not expired:
         _arm()  # an early tick: wait for the nearest end
         return
-    raise JudgeTimeout() if JudgeTimeout in expired else BudgetSpent()
+    # Each limit fires once: it leaves the list before its exception is raised,
+    # so an exception that lands in a clean-up below cannot leave it behind.
+    for entry in expired:
+        _active.remove(entry)
+    _arm()
+    raise JudgeTimeout() if any(kind is JudgeTimeout for _, kind in expired) else BudgetSpent()
+
+
+def _discard(entry: list[Any]) -> None:
+    if any(item is entry for item in _active):
+        _active[:] = [item for item in _active if item is not entry]
 
 
 @contextmanager
@@ -64,16 +75,22 @@ def _limit(seconds: float, kind: type[BaseException]) -> Iterator[None]:
         return
     first = not _active
     previous = signal.signal(signal.SIGALRM, _expire) if first else None
-    entry = (time.monotonic() + seconds, kind)
+    entry = [time.monotonic() + seconds, kind]
     _active.append(entry)
-    _arm()
     try:
+        _arm()
         yield
     finally:
-        _active.remove(entry)
-        _arm()
-        if first:
-            signal.signal(signal.SIGALRM, previous)
+        # Each step in its own finally: an outer limit firing during one step
+        # must not skip the others.
+        try:
+            _discard(entry)
+        finally:
+            try:
+                _arm()
+            finally:
+                if first:
+                    signal.signal(signal.SIGALRM, previous)
 
 
 def deadline(seconds: float) -> AbstractContextManager[None]:
