@@ -18,8 +18,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
+from types import FrameType
 from typing import Any
 
 #: Wall-clock limit for judging one answer.
@@ -45,52 +45,50 @@ def _timer_usable() -> bool:
 
 def _arm() -> None:
     now = time.monotonic()
-    pending = [end for end, _ in _active if end > now]
-    signal.setitimer(signal.ITIMER_REAL, max(min(pending) - now, 1e-4) if pending else 0)
+    ends = [end for end, _ in _active]
+    # An expired limit fires again until its block has exited: an exception
+    # raised where Python drops it (a gc callback) must not lose the limit.
+    signal.setitimer(signal.ITIMER_REAL, max(min(ends) - now, _REFIRE) if ends else 0)
 
 
-def _expire(signum: int, frame: object) -> None:
+#: How soon an expired limit fires again while its block has not yet exited.
+_REFIRE = 0.005
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
     now = time.monotonic()
-    expired = [entry for entry in _active if entry[0] <= now + 1e-4]
-    if not expired:
-        _arm()  # an early tick: wait for the nearest end
-        return
-    # Each limit fires once: it leaves the list before its exception is raised,
-    # so an exception that lands in a clean-up below cannot leave it behind.
-    for entry in expired:
-        _active.remove(entry)
+    expired = [kind for end, kind in _active if end <= now + 1e-4]
     _arm()
-    raise JudgeTimeout() if any(kind is JudgeTimeout for _, kind in expired) else BudgetSpent()
+    if not expired or (frame is not None and frame.f_code.co_filename == __file__):
+        return  # early, or inside this module's own clean-up: fire again later
+    raise JudgeTimeout() if JudgeTimeout in expired else BudgetSpent()
 
 
-def _discard(entry: list[Any]) -> None:
-    if any(item is entry for item in _active):
-        _active[:] = [item for item in _active if item is not entry]
+class _Limit(AbstractContextManager[None]):
+    """One wall-clock limit; its clean-up runs in this module, where no limit fires."""
 
+    def __init__(self, seconds: float, kind: type[BaseException]) -> None:
+        self.seconds = seconds
+        self.kind = kind
+        self.active = False
 
-@contextmanager
-def _limit(seconds: float, kind: type[BaseException]) -> Iterator[None]:
-    if not _timer_usable() or seconds <= 0:
-        yield
-        return
-    first = not _active
-    previous = signal.signal(signal.SIGALRM, _expire) if first else None
-    entry = [time.monotonic() + seconds, kind]
-    _active.append(entry)
-    try:
+    def __enter__(self) -> None:
+        if not _timer_usable() or self.seconds <= 0:
+            return
+        self.first = not _active
+        self.previous = signal.signal(signal.SIGALRM, _expire) if self.first else None
+        self.entry = [time.monotonic() + self.seconds, self.kind]
+        _active.append(self.entry)
+        self.active = True
         _arm()
-        yield
-    finally:
-        # Each step in its own finally: an outer limit firing during one step
-        # must not skip the others.
-        try:
-            _discard(entry)
-        finally:
-            try:
-                _arm()
-            finally:
-                if first:
-                    signal.signal(signal.SIGALRM, previous)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self.active:
+            return
+        _active[:] = [item for item in _active if item is not self.entry]
+        _arm()
+        if self.first:
+            signal.signal(signal.SIGALRM, self.previous)
 
 
 def deadline(seconds: float) -> AbstractContextManager[None]:
@@ -101,7 +99,7 @@ def deadline(seconds: float) -> AbstractContextManager[None]:
     than the main thread it does nothing: :func:`judge_bounded` sends work
     from other threads to a child process instead.
     """
-    return _limit(seconds, JudgeTimeout)
+    return _Limit(seconds, JudgeTimeout)
 
 
 def budget(seconds: float) -> AbstractContextManager[None]:
@@ -109,4 +107,4 @@ def budget(seconds: float) -> AbstractContextManager[None]:
 
     The enclosing :func:`deadline` still wins when it comes first.
     """
-    return _limit(seconds, BudgetSpent)
+    return _Limit(seconds, BudgetSpent)
