@@ -42,7 +42,9 @@ def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProb
             if not normalise_words(phrase):
                 problems.append(CardProblem((*where, "also", index), "an accepted phrase is empty"))
         for index, entry in enumerate(blank.wrong):
-            verdict = judge_bounded(judge, name, entry.answer)
+            verdict = judge_bounded(
+                judge, name, entry.answer, read_back=False
+            )  # validation needs the decision, not the read-back
             if verdict.status in ("unreadable", "too_large"):
                 problems.append(
                     CardProblem(
@@ -58,7 +60,7 @@ def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProb
                     )
                 )
         for index, example in enumerate(blank.examples):
-            verdict = judge_bounded(judge, name, example.answer)
+            verdict = judge_bounded(judge, name, example.answer, read_back=False)
             if verdict.correct != example.correct:
                 judged = "right" if verdict.correct else "wrong"
                 declared = "right" if example.correct else "wrong"

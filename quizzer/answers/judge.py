@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from quizzer.answers import functions, numeric, symbolic
+from quizzer.answers import functions, numeric
 from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
@@ -346,13 +346,22 @@ class CardJudge:
         if compiled.expected is not None:
             expr = self._expected_sympy(compiled.expected)
             if expr is not None:
+                from quizzer.answers import symbolic
+
                 basis = symbolic.canonical(expr)
         return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
     # -- the judgement -------------------------------------------------------
 
-    def judge(self, name: str, text: str) -> Verdict:
-        """Judge ``text`` as the answer to blank ``name``."""
+    def judge(self, name: str, text: str, *, read_back: bool = True) -> Verdict:
+        """Judge ``text`` as the answer to blank ``name``.
+
+        Without ``read_back`` the verdict does not need SymPy: the decision is
+        numeric (quizzer's own tree, evaluated), and ``interpreted``/``pretty``
+        are left out. The first answer of a session is judged so while SymPy
+        is still loading, and ``validate`` never shows the read-back; SymPy is
+        then needed only for what numbers could not decide.
+        """
         if name not in self.card.blanks:
             raise KeyError(name)
         given = text.strip()
@@ -373,7 +382,7 @@ class CardJudge:
             )
         try:
             tree = parse(text, self.table)  # not stripped: columns count in what was typed
-            interpreted, pretty, expr = self._read_back(tree)
+            interpreted, pretty, expr = self._read_back(tree) if read_back else (None, None, None)
         except TooLarge as error:
             return Verdict(
                 name, text, False, "too_large", feedback=error.message, decided_by="limits"
@@ -408,8 +417,10 @@ class CardJudge:
                 comparison = self.compare(compiled.expected, tree, values)
         except numeric.NotDefined as error:
             return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
+        if comparison.equal is None and expr is None and not read_back:
+            expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
-            exact = self._proved_equal(expr, compiled.expected)
+            exact = read_back and self._proved_equal(expr, compiled.expected)
             how = "symbolic" if exact else "numeric"
             return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
         if comparison.equal is None and self._proved_equal(expr, compiled.expected):
@@ -418,7 +429,7 @@ class CardJudge:
             return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
         if comparison.equal is None:
             return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values, expr))
+        return wrong(self._diagnose(compiled, tree, values, expr, tidy=read_back))
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -439,6 +450,8 @@ class CardJudge:
     # overruns (sqrt(exp((2-x)^1000)) took SymPy 113 s to build).
 
     def _proved_equal(self, expr: Any, expected: _Expected) -> bool:
+        from quizzer.answers import symbolic
+
         expected_expr = self._expected_sympy(expected)
         if expected_expr is None or expr is None:
             return False
@@ -455,6 +468,8 @@ class CardJudge:
         return expected.sympy_form
 
     def _sympy(self, tree: Node) -> Any:
+        from quizzer.answers import symbolic
+
         try:
             with budget(SYMPY_SECONDS):
                 return symbolic.to_sympy(tree, self.table)
@@ -465,6 +480,8 @@ class CardJudge:
 
     def _read_back(self, tree: Node) -> tuple[str | None, str | None, Any]:
         """The learner's answer as SymPy reads it. Raises TooLarge past the limits."""
+        from quizzer.answers import symbolic
+
         expr = None
         try:
             with budget(SYMPY_SECONDS):
@@ -557,7 +574,16 @@ class CardJudge:
 
     # -- feedback --------------------------------------------------------------
 
-    def _diagnose(self, compiled: _CompiledBlank, tree: Node, values: list[Any], expr: Any) -> str:
+    def _diagnose(
+        self,
+        compiled: _CompiledBlank,
+        tree: Node,
+        values: list[Any],
+        expr: Any,
+        *,
+        tidy: bool = True,
+    ) -> str:
+        """Why an answer is wrong. Without ``tidy``, no SymPy (symbols as the trees name them)."""
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
@@ -571,19 +597,24 @@ class CardJudge:
         with np.errstate(all="ignore"):
             return diagnose(
                 pairs,
-                _symbols_of(expected.tree, self._expected_sympy(expected)),
+                _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
                 _symbols_of(tree, expr),
                 rounded_constants(tree),
             )
 
 
 def judge_in_this_thread(
-    judge: CardJudge, blank: str, text: str, seconds: float = JUDGE_SECONDS
+    judge: CardJudge,
+    blank: str,
+    text: str,
+    seconds: float = JUDGE_SECONDS,
+    *,
+    read_back: bool = True,
 ) -> Verdict:
     """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
     try:
         with deadline(seconds):
-            return judge.judge(blank, text)
+            return judge.judge(blank, text, read_back=read_back)
     except JudgeTimeout:
         return Verdict(
             blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"

@@ -7,6 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from quizzer.cli.choosing import (
+    DueOption,
+    NewOption,
+    OptionalCountCommand,
+    WeakOption,
+    cards_by_state,
+    pick_of,
+)
 from quizzer.cli.common import (
     DbOption,
     DeckOption,
@@ -17,7 +25,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.cli.study import Judges, interactive, run, start_progress
+from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
 from quizzer.study import defaults
 
@@ -109,29 +117,23 @@ def run_session(
     rate_prompt: bool,
 ) -> None:
     """Quiz or review ``cards`` in the terminal (or from a pipe) until the session ends."""
-    from quizzer.study.loop import StudyOptions
     from quizzer.study.quiz import KEYS_HELP, QuizSession
 
     screen = screen_for(ctx)
-    progress = start_progress(store, mode)
-    judges = Judges(cards[0])
-    record = progress.record_attempt if progress else None
-    session = QuizSession(cards, judges, clock, tries=tries, record=record)
-    options = StudyOptions(
-        interactive=interactive(), follow_ups=not brief, closing=True, rate_prompt=rate_prompt
-    )
+    study = Study(store, mode, cards[0])
+    session = QuizSession(cards, study.judges, clock, tries=tries, record=study.record)
 
     def show(event: Event) -> None:
         screen.session_event(event, brief=brief)
 
-    run(
+    study.run(
         screen,
         session,
-        judges=judges,
-        progress=progress,
-        options=options,
         show=show,
         keys=KEYS_HELP,
+        follow_ups=not brief,
+        closing=True,
+        rate_prompt=rate_prompt,
     )
 
 
@@ -141,7 +143,7 @@ def open_store(ctx: Any, db: Path | None) -> Store:
     return Store.open(db_path_for(ctx, db))
 
 
-@app.command()
+@app.command(cls=OptionalCountCommand)
 def quiz(
     ctx: typer.Context,
     cards: CardsArgument = None,
@@ -159,14 +161,22 @@ def quiz(
     rate_prompt: RatePromptOption = True,
     db: DbOption = None,
     deck: DeckOption = None,
+    due: DueOption = False,
+    weak: WeakOption = None,
+    new: NewOption = False,
 ) -> None:
     """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
 
     Piped input answers one blank per line and never waits for a key.
-    Examples: [bold]quizzer quiz attention[/bold]
+    Examples: [bold]quizzer quiz attention[/bold], [bold]quizzer quiz --due --tag adam[/bold]
     or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
     """
-    chosen = choose_cards(ctx, list(cards or []), list(tag or []), deck, limit, shuffle, seed)
+    pick = pick_of(due, weak, new)
+    chosen = choose_cards(
+        ctx, list(cards or []), list(tag or []), deck, None if pick else limit, shuffle, seed
+    )
+    if pick is not None:
+        chosen = cards_by_state(ctx, db, chosen, pick, weak, limit)
     store = None if no_record else open_store(ctx, db)
     try:
         run_session(
