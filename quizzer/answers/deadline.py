@@ -18,8 +18,9 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
+from types import FrameType
+from typing import Any
 
 #: Wall-clock limit for judging one answer.
 JUDGE_SECONDS = 2.0
@@ -33,8 +34,8 @@ class BudgetSpent(BaseException):
     """One step of a judgement used up its share of the time."""
 
 
-#: Active limits of the main thread, innermost last: (monotonic end, what to raise).
-_active: list[tuple[float, type[BaseException]]] = []
+#: Active limits of the main thread, innermost last: [monotonic end, what to raise].
+_active: list[list[Any]] = []
 
 
 def _timer_usable() -> bool:
@@ -44,36 +45,50 @@ def _timer_usable() -> bool:
 
 def _arm() -> None:
     now = time.monotonic()
-    pending = [end for end, _ in _active if end > now]
-    signal.setitimer(signal.ITIMER_REAL, max(min(pending) - now, 1e-4) if pending else 0)
+    ends = [end for end, _ in _active]
+    # An expired limit fires again until its block has exited: an exception
+    # raised where Python drops it (a gc callback) must not lose the limit.
+    signal.setitimer(signal.ITIMER_REAL, max(min(ends) - now, _REFIRE) if ends else 0)
 
 
-def _expire(signum: int, frame: object) -> None:
+#: How soon an expired limit fires again while its block has not yet exited.
+_REFIRE = 0.005
+
+
+def _expire(signum: int, frame: FrameType | None) -> None:
     now = time.monotonic()
     expired = [kind for end, kind in _active if end <= now + 1e-4]
-    if not expired:
-        _arm()  # an early tick: wait for the nearest end
-        return
+    _arm()
+    if not expired or (frame is not None and frame.f_code.co_filename == __file__):
+        return  # early, or inside this module's own clean-up: fire again later
     raise JudgeTimeout() if JudgeTimeout in expired else BudgetSpent()
 
 
-@contextmanager
-def _limit(seconds: float, kind: type[BaseException]) -> Iterator[None]:
-    if not _timer_usable() or seconds <= 0:
-        yield
-        return
-    first = not _active
-    previous = signal.signal(signal.SIGALRM, _expire) if first else None
-    entry = (time.monotonic() + seconds, kind)
-    _active.append(entry)
-    _arm()
-    try:
-        yield
-    finally:
-        _active.remove(entry)
+class _Limit(AbstractContextManager[None]):
+    """One wall-clock limit; its clean-up runs in this module, where no limit fires."""
+
+    def __init__(self, seconds: float, kind: type[BaseException]) -> None:
+        self.seconds = seconds
+        self.kind = kind
+        self.active = False
+
+    def __enter__(self) -> None:
+        if not _timer_usable() or self.seconds <= 0:
+            return
+        self.first = not _active
+        self.previous = signal.signal(signal.SIGALRM, _expire) if self.first else None
+        self.entry = [time.monotonic() + self.seconds, self.kind]
+        _active.append(self.entry)
+        self.active = True
         _arm()
-        if first:
-            signal.signal(signal.SIGALRM, previous)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self.active:
+            return
+        _active[:] = [item for item in _active if item is not self.entry]
+        _arm()
+        if self.first:
+            signal.signal(signal.SIGALRM, self.previous)
 
 
 def deadline(seconds: float) -> AbstractContextManager[None]:
@@ -84,7 +99,7 @@ def deadline(seconds: float) -> AbstractContextManager[None]:
     than the main thread it does nothing: :func:`judge_bounded` sends work
     from other threads to a child process instead.
     """
-    return _limit(seconds, JudgeTimeout)
+    return _Limit(seconds, JudgeTimeout)
 
 
 def budget(seconds: float) -> AbstractContextManager[None]:
@@ -92,4 +107,4 @@ def budget(seconds: float) -> AbstractContextManager[None]:
 
     The enclosing :func:`deadline` still wins when it comes first.
     """
-    return _limit(seconds, BudgetSpent)
+    return _Limit(seconds, BudgetSpent)
