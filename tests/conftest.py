@@ -7,12 +7,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from quizzer.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 ATTENTION = REPO / "content" / "ml" / "attention.yaml"
+
+# Property tests check what is computed, never how fast: on a loaded 2-core machine
+# (CI shares one) Hypothesis's per-example deadline and its "too slow" health checks
+# fail runs whose every example was right.
+settings.register_profile(
+    "quizzer",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("quizzer")
 
 MINIMAL_CARD = """\
 id: {id}
