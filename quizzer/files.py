@@ -147,6 +147,24 @@ def _write_target(path: Path) -> tuple[Path, os.stat_result | None]:
     return target, found
 
 
+def check_writable(path: Path | str) -> None:
+    """Fail now, before any work, if ``path`` could not be written later.
+
+    A drill or an export that learns only at the end that its output folder is
+    missing has wasted the user's time; this check runs first.
+
+    Raises:
+        FileProblem: the folder to write in does not exist.
+        NotRegularFile: ``path`` is a folder, socket or block device.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise NotRegularFile(f"{path} is a folder; give a file name", "a folder")
+    if not path.parent.is_dir():
+        raise FileProblem(f"no such folder: {path.parent}", "no such folder")
+    _write_target(path)
+
+
 def _is_stream(mode: int) -> bool:
     # /dev/stdout, /dev/null, a terminal or a pipe: nothing there to preserve or replace.
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)

@@ -196,12 +196,19 @@ def trusted_card(data: dict[str, Any]) -> Card:
     return Card.model_construct(
         **{
             **data,
-            "symbols": {n: Symbol.model_construct(**s) for n, s in data["symbols"].items()},
+            "symbols": {n: _trusted_symbol(s) for n, s in data["symbols"].items()},
             "blanks": blanks,
             "follow_ups": [FollowUp.model_construct(**f) for f in data["follow_ups"]],
             "sources": [Source.model_construct(**s) for s in data["sources"]],
         }
     )
+
+
+def _trusted_symbol(data: dict[str, Any]) -> Symbol:
+    # JSON has no tuples: a cached range comes back as a list, which the
+    # serializer of ``export json`` would warn about on every such symbol.
+    bounds = data.get("range")
+    return Symbol.model_construct(**{**data, "range": None if bounds is None else tuple(bounds)})
 
 
 _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {

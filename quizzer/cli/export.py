@@ -9,6 +9,7 @@ import typer
 
 from quizzer.cli.common import DeckOption, TagsOption, complete_card, screen_for
 from quizzer.errors import QuizzerError
+from quizzer.files import check_writable
 
 app = typer.Typer(
     name="export", help="Export cards to Anki, Markdown or JSON.", no_args_is_help=True
@@ -22,14 +23,9 @@ def _cards(
 ) -> list[Any]:
     from quizzer.cli.sessions import choose_cards
 
-    return choose_cards(ctx, list(names or []), list(tags or []), deck, None, False, None)
-
-
-def _check_target(path: Path) -> None:
-    if path.is_dir():
-        raise QuizzerError(f"{path} is a folder; give a file name")
-    if not path.parent.exists():
-        raise QuizzerError(f"no such folder: {path.parent}")
+    return choose_cards(
+        ctx, list(names or []), list(tags or []), deck, None, False, None, "to export"
+    )
 
 
 @app.command("anki")
@@ -51,14 +47,15 @@ def anki(
     Example: [bold]quizzer export anki ml.apkg --tag transformers[/bold]
     """
     from quizzer.export.anki import write_anki
+    from quizzer.ui.widgets import counted
 
-    _check_target(out)
+    check_writable(out)
     chosen = _cards(ctx, cards, tag, deck)
     try:
         count = write_anki([(c.card, c.deck) for c in chosen], out)
     except OSError as error:
         raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {count} notes to {out}")
+    screen_for(ctx).note(f"wrote {counted(count, 'note')} to {out}")
 
 
 def _write_cards(
@@ -66,14 +63,15 @@ def _write_cards(
 ) -> None:
     """Write the chosen cards to ``out`` as ``render`` formats them."""
     from quizzer.export.markdown import write_text
+    from quizzer.ui.widgets import counted
 
-    _check_target(out)
+    check_writable(out)
     chosen = _cards(ctx, None, tag, deck)
     try:
         write_text(out, render([c.card for c in chosen]))
     except OSError as error:
         raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+    screen_for(ctx).note(f"wrote {counted(len(chosen), 'card')} to {out}")
 
 
 @app.command("markdown")
