@@ -90,3 +90,19 @@ def test_after_a_card_the_sections_of_its_depth_follow_the_formula(brief, depth)
         if getattr(FULL, section.field):
             assert (section.title in text) == (section.depth <= depth), section.field
     assert ("assert np.sqrt(64) == 8" in text) == (not brief)
+
+
+@pytest.mark.parametrize(("correct", "opening"), [(True, "✔ "), (False, "answer: ")])
+@pytest.mark.parametrize("mode", ["quiz", "drill"])
+def test_the_filled_formula_ticks_only_a_card_the_learner_got(mode, correct, opening):
+    from quizzer.study.results import BlankResult
+
+    shown, out = screen()
+    blank = BlankResult(name="d_k", correct=correct, tries=3)
+    result = CardResult(card_id=CARD.id, title=CARD.title, blanks=[blank])
+    finished = events.CardFinished(CARD, result, {"d_k": "d_k"})
+    if mode == "quiz":
+        shown.session_event(finished, brief=True)
+    else:
+        shown.drill_event(finished)
+    assert out.getvalue().startswith(f"{opening}s = q k / sqrt(d_k)\n")

@@ -58,7 +58,7 @@ class DrillScreen(SessionScreen):
 
     def drill_card_finished(self, event: flow.CardFinished) -> None:
         # In a drill the teaching sections wait for the report's cheat sheet.
-        self.out.print(filled_line(event.card, event.filled))
+        self.out.print(filled_line(event.card, event.filled, right=event.result.all_correct))
 
     def follow_up_asked(self, event: flow.FollowUpAsked) -> None:
         self.out.print(

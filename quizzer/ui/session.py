@@ -123,7 +123,7 @@ class SessionScreen(Output):
         ``brief`` keeps what fits on the way to an interview (red flags, bullets).
         """
         card = event.card
-        self.out.print(filled_line(card, event.filled))
+        self.out.print(filled_line(card, event.filled, right=event.result.all_correct))
         if event.result.skipped:
             self.out.print(Text("skipped", style="dim"))
         self._sections(card, brief=brief, after_follow_ups=False)

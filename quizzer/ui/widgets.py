@@ -111,12 +111,17 @@ def card_heading(card: Card, *, with_symbols: bool = True) -> Group:
     return Group(*lines)
 
 
-def filled_line(card: Card, filled: dict[str, str]) -> Text:
-    """``✔`` and the prompt with every answer in place, bracketed where precedence needs it."""
+def filled_line(card: Card, filled: dict[str, str], *, right: bool) -> Text:
+    """The prompt with every answer in place, bracketed where precedence needs it.
+
+    It opens with ``✔`` when the learner got every blank, else with ``answer:``:
+    a green tick over a card just failed would read as a pass.
+    """
     from quizzer.cards.formula import fitted_answers
 
     fitted = fitted_answers(card, filled)
-    return Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), fitted))
+    mark = ("✔ ", "bold green") if right else ("answer: ", "bold")
+    return Text.assemble(mark, prompt_text(card.prompt_parts(), fitted))
 
 
 def counted(count: int, noun: str) -> str:
