@@ -165,9 +165,9 @@ def check_writable(path: Path | str) -> None:
     """
     path = Path(path)
     if path.is_dir():
-        raise NotRegularFile(f"{path} is a folder; give a file name", "a folder")
+        raise NotRegularFile(f"cannot write {path}: it is a folder; give a file name", "a folder")
     if not path.parent.is_dir():
-        raise FileProblem(f"no such folder: {path.parent}", "no such folder")
+        raise FileProblem(f"cannot write {path}: no such folder {path.parent}", "no such folder")
     _write_target(path)
 
 

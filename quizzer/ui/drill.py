@@ -24,6 +24,7 @@ from quizzer.ui.widgets import (
     relative,
     report_table,
     section_panel,
+    visible,
 )
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ class DrillScreen(SessionScreen):
 
     def approach_shown(self, event: flow.ApproachShown) -> None:
         if event.answered:
-            self.out.print(Text.assemble(("you said: ", "dim"), event.answered))
+            self.out.print(Text.assemble(("you said: ", "dim"), visible(event.answered)))
         self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
 
     def red_flags_shown(self, event: flow.RedFlagsShown) -> None:

@@ -23,6 +23,7 @@ from quizzer.ui.widgets import (
     prompt_text,
     relative,
     report_table,
+    visible,
     when,
 )
 
@@ -166,7 +167,7 @@ class SessionScreen(Output):
         self.out.print(
             Text.assemble(
                 ("counted as right ", "bold yellow"),
-                f"[{event.number}] {event.blank}: {event.given}",
+                f"[{event.number}] {event.blank}: {visible(event.given)}",
                 (" (overridden: quizzer overrides lists it)", "dim"),
             )
         )
@@ -264,7 +265,7 @@ class SessionScreen(Output):
                 self.out.print(
                     Text.assemble(
                         f"  [{answer.blank}] ",
-                        (answer.given, "bold"),
+                        (visible(answer.given), "bold"),
                         (f"  {when(answer.at)}", "dim"),
                     )
                 )

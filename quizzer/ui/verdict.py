@@ -10,6 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from quizzer.ui.console import Output
+from quizzer.ui.widgets import visible
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
@@ -47,7 +48,7 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
     typed = verdict.given.strip()
     # Columns count from the start of what was typed, leading spaces included.
     offset = len(head.plain) - (len(verdict.given) - len(verdict.given.lstrip()))
-    head.append(typed)
+    head.append(visible(typed))
     if verdict.interpreted and verdict.interpreted != typed:
         head.append("  read as ", style="dim")
         head.append(verdict.interpreted, style="cyan")
@@ -61,7 +62,8 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
         if len(rows) <= 6 and max(len(row) for row in rows) <= 60:
             lines.append(Padding(Text(pretty, style="cyan"), (0, 0, 0, 4), expand=False))
     if verdict.feedback:
-        feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
+        # Feedback may quote what was typed ("unexpected '…' at column 4").
+        feedback = Text(visible(verdict.feedback), style="green" if verdict.correct else "yellow")
         lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))
     if show_method and verdict.decided_by in _METHODS:
         lines.append(Text(f"    decided by: {_METHODS[verdict.decided_by]}", style="dim"))

@@ -124,6 +124,31 @@ def filled_line(card: Card, filled: dict[str, str], *, right: bool) -> Text:
     return Text.assemble(mark, prompt_text(card.prompt_parts(), fitted))
 
 
+def _control_picture(code: int) -> str:
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ ... ␟, one column like the byte it stands for
+    return "\u2421" if code == 0x7F else "\ufffd"  # ␡; C1 controls (0x80-0x9F): �
+
+
+#: Control characters mapped to visible stand-ins, for :meth:`str.translate`;
+#: tab and newline are harmless and lay out multi-line feedback.
+_VISIBLE = {
+    code: _control_picture(code)
+    for code in [*range(0x20), *range(0x7F, 0xA0)]
+    if chr(code) not in "\t\n"
+}
+
+
+def visible(typed: str) -> str:
+    """What a learner typed, safe to print: control characters become visible symbols.
+
+    A pasted answer can carry escape sequences; echoed raw they would recolour
+    or rewrite the learner's terminal. One symbol per character keeps the
+    columns, so the ``^`` under a parse error still points at the right place.
+    """
+    return typed.translate(_VISIBLE)
+
+
 def counted(count: int, noun: str) -> str:
     """``1 card``, ``2 cards``: a count with its noun, plural when it is not one."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
