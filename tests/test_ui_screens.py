@@ -106,3 +106,19 @@ def test_the_filled_formula_ticks_only_a_card_the_learner_got(mode, correct, ope
     else:
         shown.drill_event(finished)
     assert out.getvalue().startswith(f"{opening}s = q k / sqrt(d_k)\n")
+
+
+@pytest.mark.parametrize(("length", "cut"), [(140, False), (141, True), (1025, True)])
+def test_a_long_answer_is_echoed_by_its_start_and_its_length(length, cut):
+    from quizzer.answers.judge import Verdict
+    from quizzer.ui.verdict import verdict_text
+
+    typed = "9" * length
+    verdict = Verdict(blank="d_k", given=typed, correct=False, status="wrong")
+    shown, out = screen()
+    shown.out.print(verdict_text(verdict, 1))
+    if cut:
+        assert out.getvalue().count("9") == 140
+        assert f"9… ({length} characters)" in out.getvalue().replace("\n", "")
+    else:
+        assert out.getvalue().count("9") == length and "characters)" not in out.getvalue()

@@ -38,6 +38,22 @@ class VerdictScreen(Output):
         self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
 
 
+#: The most of a typed answer the verdict repeats (about two lines at 80 columns).
+_ECHO_LIMIT = 140
+
+
+def _append_shortened(line: Text, text: str, style: str) -> None:
+    """``text`` made visible, cut after ``_ECHO_LIMIT`` characters with its length noted.
+
+    A pasted page would push the verdict off the screen; its start is enough.
+    """
+    if len(text) <= _ECHO_LIMIT:
+        line.append(visible(text), style=style)
+        return
+    line.append(visible(text[:_ECHO_LIMIT]) + "…", style=style)
+    line.append(f" ({len(text)} characters)", style="dim")
+
+
 def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) -> RenderableType:
     """✓/✗, the blank, what was typed, how it was read, and why it is wrong."""
     mark, style = ("✓", "bold green") if verdict.correct else ("✗", "bold red")
@@ -48,10 +64,10 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
     typed = verdict.given.strip()
     # Columns count from the start of what was typed, leading spaces included.
     offset = len(head.plain) - (len(verdict.given) - len(verdict.given.lstrip()))
-    head.append(visible(typed))
+    _append_shortened(head, typed, "")
     if verdict.interpreted and verdict.interpreted != typed:
         head.append("  read as ", style="dim")
-        head.append(verdict.interpreted, style="cyan")
+        _append_shortened(head, verdict.interpreted, "cyan")
     lines: list[RenderableType] = [head]
     if verdict.column is not None and len(head.plain) < 80:
         lines.append(Text(" " * (offset + verdict.column - 1) + "^", style="bold red"))
