@@ -7,6 +7,7 @@ import os
 import re
 
 import pytest
+import yaml
 
 from quizzer.cards.model import card_json_schema
 
@@ -68,8 +69,14 @@ related: [one-card, other-card]
 @pytest.fixture
 def full_card(write_card):
     """The attention card with every section of the sections table filled in."""
-    text = ATTENTION.read_text(encoding="utf-8").replace("related: []\n", "")
-    return write_card(text + FULL_CARD_EXTRA, "deck/attention.yaml")
+    # The extra sections replace the card's own (the bundled card has some of them).
+    card = {
+        **yaml.safe_load(ATTENTION.read_text(encoding="utf-8")),
+        **yaml.safe_load(FULL_CARD_EXTRA),
+    }
+    return write_card(
+        yaml.safe_dump(card, allow_unicode=True, sort_keys=False), "deck/attention.yaml"
+    )
 
 
 def test_show_renders_every_section_of_the_table(invoke, full_card):

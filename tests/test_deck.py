@@ -237,3 +237,24 @@ def test_card_model_forbids_extra_fields():
                 "oops": 1,
             }
         )
+
+
+# -- the depth every bundled card promises (issue 17) ----------------------------------
+
+
+def _bundled_cards():
+    from quizzer.cards.deck import bundled_content_dir, load_deck
+
+    return [loaded.card for loaded in load_deck([bundled_content_dir()]).cards]
+
+
+def test_the_bundled_deck_is_deep_enough():
+    cards = _bundled_cards()
+    assert len(cards) >= 120
+    assert len({tag for card in cards for tag in card.tags}) >= 15
+    shallow = []
+    for card in cards:
+        words = len((card.explanation or "").split())
+        if words < 150 or len(card.follow_ups) < 3 or not card.code or not card.worked_example:
+            shallow.append(f"{card.id}: {words} words, {len(card.follow_ups)} follow-ups")
+    assert not shallow, "cards below the bar: " + "; ".join(shallow)

@@ -650,3 +650,14 @@ def test_multilabel_sigmoids_and_the_softmax_cap():
     z = np.array([3.0, 2.0, -2.0])
     assert np.allclose(sigmoid(z), [0.953, 0.881, 0.119], atol=1e-3)
     assert np.allclose(softmax(z), [0.727, 0.268, 0.005], atol=1e-3)
+
+
+def test_bootstrap_coverage_and_forest_variance():
+    assert pytest.approx(math.exp(-1), abs=2e-4) == (1 - 1 / 1000) ** 1000
+    assert pytest.approx(0.307) == 0.3 + 0.7 / 100
+    assert pytest.approx(0.109) == 0.1 + 0.9 / 100
+
+
+def test_jensen_two_point_example():
+    assert math.log(5) - (math.log(1) + math.log(9)) / 2 == pytest.approx(math.log(5 / 3))
+    assert math.log(5) == pytest.approx(1.609, abs=1e-3)

@@ -831,3 +831,35 @@ def test_ddim_step_and_convergence():
         return x
 
     assert [round(final_std(n), 3) for n in (10, 100, 1000)] == [0.194, 0.281, 0.298]
+
+
+def test_z_loss_example():
+    z = np.array([30.0, 28.0, 25.0])
+    log_z = float(np.logaddexp.reduce(z))
+    assert log_z == pytest.approx(30.133, abs=5e-4) and 1e-4 * log_z**2 == pytest.approx(
+        0.0908, abs=5e-5
+    )
+    p = np.exp(z - log_z)
+    assert np.allclose(p, [0.876, 0.118, 0.006], atol=5e-4) and -math.log(p[0]) == pytest.approx(
+        0.133, abs=5e-4
+    )
+    assert 1e-4 * (log_z - 30) ** 2 == pytest.approx(1.8e-6, abs=5e-8)
+    assert np.allclose(2e-4 * log_z * p, [0.0053, 0.0007, 0.00004], atol=5e-5)
+
+
+def test_min_p_example():
+    p = np.array([0.5, 0.2, 0.15, 0.1, 0.04, 0.01])
+    kept = p[p >= 0.1 * p.max()]
+    assert len(kept) == 4 and kept.sum() == pytest.approx(0.95)
+    assert np.allclose(kept / kept.sum(), [0.526, 0.211, 0.158, 0.105], atol=5e-4)
+    confident = np.array([0.9, 0.05, 0.03, 0.02])
+    assert np.count_nonzero(confident >= 0.1 * confident.max()) == 1
+
+
+def test_mla_cache_sizes():
+    n_h, d_h, d_c, d_r, layers = 128, 128, 512, 64, 60
+    mha, mla = 2 * n_h * d_h, d_c + d_r
+    assert (mha, mla) == (32_768, 576) and mha / mla == pytest.approx(56.9, abs=0.05)
+    assert mha * layers == 1_966_080 and mha * layers * 2 / 2**20 == 3.75
+    assert mla * layers * 2 == 69_120 and mla * layers * 2 / 1024 == 67.5
+    assert mla / (2 * d_h) == 2.25

@@ -554,3 +554,168 @@ def test_soft_capping_table():
     slopes = 1 - np.tanh(logits / cap) ** 2
     assert slopes == pytest.approx([0.961, 0.420, 0.071, 0.0013], abs=5e-4)
     assert 30 * math.tanh(60 / 30) == pytest.approx(28.92, abs=5e-3)
+
+
+def silhouette_values(points, labels):
+    distances = np.sqrt(((points[:, None] - points[None]) ** 2).sum(-1))
+    values = np.zeros(len(points))
+    for i, label in enumerate(labels):
+        own = labels == label
+        if own.sum() < 2:
+            continue
+        a = distances[i, own].sum() / (own.sum() - 1)
+        b = min(distances[i, labels == other].mean() for other in set(labels) - {label})
+        values[i] = (b - a) / max(a, b)
+    return values
+
+
+def test_silhouette_worked_points():
+    def score(a, b):
+        return (b - a) / max(a, b)
+
+    assert score(1, 4) == pytest.approx(0.75)
+    assert score(2, 2.2) == pytest.approx(0.091, abs=5e-4)
+    assert score(3, 2) == pytest.approx(-1 / 3)
+
+
+def test_silhouette_peaks_at_the_true_number_of_blobs():
+    rng = np.random.default_rng(0)
+    centres = np.array([[0, 0], [6, 0], [0, 6]])
+    points = np.concatenate([rng.normal(c, 1.0, (40, 2)) for c in centres])
+
+    def kmeans(k):
+        centroids = points[rng.choice(len(points), k, replace=False)]
+        for _ in range(50):
+            labels = ((points[:, None] - centroids[None]) ** 2).sum(-1).argmin(1)
+            centroids = np.array(
+                [
+                    points[labels == j].mean(0) if (labels == j).any() else centroids[j]
+                    for j in range(k)
+                ]
+            )
+        return labels
+
+    scores = {
+        k: max(silhouette_values(points, kmeans(k)).mean() for _ in range(3)) for k in (2, 3, 4, 5)
+    }
+    assert scores == pytest.approx({2: 0.55, 3: 0.68, 4: 0.57, 5: 0.51}, abs=0.01)
+    assert max(scores, key=scores.get) == 3
+
+
+def test_adaboost_worked_numbers():
+    def vote(error):
+        return 0.5 * math.log((1 - error) / error)
+
+    assert vote(0.2) == pytest.approx(0.693, abs=5e-4)
+    assert math.exp(vote(0.2)) == pytest.approx(2)
+    error, factor = 0.2, 2.0
+    assert error * factor / (error * factor + (1 - error) / factor) == pytest.approx(0.5)
+    round_bound = 2 * math.sqrt(error * (1 - error))
+    assert round_bound == pytest.approx(0.8)
+    assert round_bound**10 == pytest.approx(0.107, abs=5e-4)
+    assert (vote(0.45), vote(0.5), vote(0.3)) == pytest.approx((0.100, 0, 0.42), abs=5e-3)
+
+
+@pytest.mark.parametrize("error", [0.05, 0.2, 0.37, 0.49])
+def test_adaboost_vote_minimises_the_exponential_loss(error):
+    alphas = np.linspace(-1, 4, 500_001)
+    loss = (1 - error) * np.exp(-alphas) + error * np.exp(alphas)
+    assert alphas[loss.argmin()] == pytest.approx(0.5 * math.log((1 - error) / error), abs=1e-4)
+    # After re-weighting, the learner's mistakes hold exactly half of the weight.
+    wrong = error * math.sqrt((1 - error) / error)
+    right = (1 - error) * math.sqrt(error / (1 - error))
+    assert wrong / (wrong + right) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("tau", "first", "value"),
+    [(0.1, 0.0000454, 2.0000045), (1.0, 0.269, 2.313), (10.0, 0.475, 8.444)],
+)
+def test_soft_value_table(tau, first, value):
+    q = np.array([1.0, 2.0])
+    policy = softmax(q / tau)
+    assert policy[0] == pytest.approx(first, rel=2e-3)
+    assert tau * np.log(np.exp(q / tau).sum()) == pytest.approx(value, abs=5e-4)
+    entropy = -(policy * np.log(policy)).sum()
+    assert policy @ q + tau * entropy == pytest.approx(value, abs=5e-4)
+
+
+def test_soft_value_worked_decomposition():
+    q = np.array([1.0, 2.0])
+    policy = softmax(q)
+    assert policy @ q == pytest.approx(1.731, abs=5e-4)
+    assert -(policy * np.log(policy)).sum() == pytest.approx(0.582, abs=5e-4)
+    assert math.log(math.e + math.e**2) == pytest.approx(2.313, abs=5e-4)
+    wide = softmax(q / 10)
+    assert -10 * (wide * np.log(wide)).sum() == pytest.approx(6.92, abs=5e-3)
+    assert 2 + 10 * math.log(2) == pytest.approx(8.93, abs=5e-3)
+
+
+@pytest.mark.parametrize(
+    ("side", "patch", "tokens"), [(224, 16, 196), (224, 14, 256), (336, 14, 576), (224, 8, 784)]
+)
+def test_vit_token_counts(side, patch, tokens):
+    assert (side // patch) ** 2 == side * side // patch**2 == tokens
+
+
+def test_vit_embedding_weights_and_patch_halving_cost():
+    assert 16 * 16 * 3 == 768
+    assert 16 * 16 * 3 * 768 == 589_824
+    coarse, fine = (224 // 16) ** 2, (224 // 8) ** 2
+    assert fine / coarse == 4
+    assert (fine / coarse) ** 2 == 16
+
+
+def test_mixup_worked_example():
+    assert -0.7 * math.log(0.6) - 0.3 * math.log(0.4) == pytest.approx(0.632, abs=5e-4)
+    assert (-math.log(0.6), -math.log(0.4)) == pytest.approx((0.511, 0.916), abs=5e-4)
+
+
+def test_mixup_beta_mass_near_the_ends():
+    # P(lambda < 0.1) for Beta(0.2, 0.2), integrated after substituting x = u^5,
+    # which removes the x^-0.8 singularity: the integrand becomes 5 (1 - u^5)^-0.8.
+    alpha = 0.2
+    beta_function = math.gamma(alpha) ** 2 / math.gamma(2 * alpha)
+    u = np.linspace(0, 0.1**alpha, 200_001)
+    integrand = 5 * (1 - u**5) ** (alpha - 1)
+    lower_tail = ((integrand[1:] + integrand[:-1]) / 2 * np.diff(u)).sum() / beta_function
+    assert 2 * lower_tail == pytest.approx(0.673, abs=1e-3)
+
+
+def effective_number(count, beta):
+    return (1 - beta**count) / (1 - beta)
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"), [(10, 9.96), (100, 95.2), (1000, 632.3), (10_000, 999.95)]
+)
+def test_effective_number_table(count, expected):
+    assert effective_number(count, 0.999) == pytest.approx(expected, abs=0.05)
+    assert effective_number(count, 0.999) == pytest.approx(sum(0.999**k for k in range(count)))
+
+
+def test_effective_number_weight_ratios():
+    ratio = effective_number(10_000, 0.999) / effective_number(10, 0.999)
+    assert ratio == pytest.approx(100.4, abs=0.05)
+    assert effective_number(10_000, 0.9999) == pytest.approx(6321, abs=1)
+    assert effective_number(10_000, 0.9999) / effective_number(10, 0.9999) == pytest.approx(
+        632, abs=1
+    )
+
+
+@pytest.mark.parametrize(("actions", "epsilon"), [(4, 0.1), (2, 0.5), (10, 0.05)])
+def test_epsilon_greedy_probabilities_by_enumeration(actions, epsilon):
+    greedy = 0
+    probabilities = np.zeros(actions)
+    probabilities[greedy] += 1 - epsilon  # greedy branch
+    probabilities += epsilon / actions  # uniform exploratory branch over all actions
+    assert probabilities[greedy] == pytest.approx(1 - epsilon + epsilon / actions)
+    assert probabilities[1:] == pytest.approx(np.full(actions - 1, epsilon / actions))
+    assert probabilities.sum() == pytest.approx(1)
+
+
+def test_epsilon_greedy_worked_numbers():
+    epsilon, actions = 0.1, 4
+    assert 1 - epsilon + epsilon / actions == pytest.approx(0.925)
+    assert (actions - 1) * epsilon / actions * 1_000_000 == pytest.approx(75_000)
+    assert epsilon / (actions - 1) == pytest.approx(0.033, abs=5e-4)

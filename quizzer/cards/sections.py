@@ -49,13 +49,11 @@ SECTIONS: tuple[Section, ...] = (
             "the plain-language picture, without symbols"),
     Section("explanation", "Explanation", "prose", Depth.STUDY,
             "the mechanics and the derivation (Markdown)"),
-    # worked_example and code are not required yet: the bundled cards are being given them.
-    # Requiring them is one word each: strict=True (or delete the argument).
     Section("worked_example", "Worked example", "prose", Depth.STUDY,
-            "the formula with real numbers, step by step (Markdown)", strict=False),
+            "the formula with real numbers, step by step (Markdown)"),
     Section("code", "Code", "code", Depth.STUDY,
             "a short numpy snippet that computes the formula and checks it with an assert;"
-            " shown, never run by quizzer", strict=False),
+            " shown, never run by quizzer"),
     Section("red_flags", "Red flags", "list", Depth.REVIEW,
             "a phrase that signals junior thinking, as a candidate would say it"),
     Section("follow_ups", "What an interviewer would ask next", "follow_ups", Depth.STUDY,

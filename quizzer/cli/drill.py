@@ -17,7 +17,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.cli.study import Judges, interactive, run, start_progress
+from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
 from quizzer.files import check_writable
 from quizzer.study import defaults
@@ -128,30 +128,25 @@ def _run(
 ) -> None:
     """The drill itself, then its cheat sheet."""
     from quizzer.study.drill import DrillSession, cheat_sheet_markdown
-    from quizzer.study.loop import StudyOptions
 
-    progress = start_progress(store, "drill")
-    judges = Judges(chosen[0])
+    study = Study(store, "drill", chosen[0])
     session = DrillSession(
         chosen,
-        judges,
+        study.judges,
         clock,
         minutes=minutes,
-        follow_up_states=progress.states() if progress else {},
-        record=progress.record_attempt if progress else None,
-    )
-    options = StudyOptions(
-        interactive=interactive(), follow_ups=False, closing=False, rate_prompt=False
+        follow_up_states=study.progress.states() if study.progress else {},
+        record=study.record,
     )
     try:
-        run(
+        study.run(
             screen,
             session,
-            judges=judges,
-            progress=progress,
-            options=options,
             show=screen.drill_event,
             keys="one try, no hints · ! to pass · /override after ✗ · /quit to stop",
+            follow_ups=False,
+            closing=False,
+            rate_prompt=False,
         )
     finally:
         # Even after Ctrl-C: the sheet of what was missed is what the drill was for.

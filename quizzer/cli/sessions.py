@@ -17,7 +17,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
-from quizzer.cli.study import Judges, interactive, run, start_progress
+from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
 from quizzer.study import defaults
 
@@ -110,29 +110,23 @@ def run_session(
     rate_prompt: bool,
 ) -> None:
     """Quiz or review ``cards`` in the terminal (or from a pipe) until the session ends."""
-    from quizzer.study.loop import StudyOptions
     from quizzer.study.quiz import KEYS_HELP, QuizSession
 
     screen = screen_for(ctx)
-    progress = start_progress(store, mode)
-    judges = Judges(cards[0])
-    record = progress.record_attempt if progress else None
-    session = QuizSession(cards, judges, clock, tries=tries, record=record)
-    options = StudyOptions(
-        interactive=interactive(), follow_ups=not brief, closing=True, rate_prompt=rate_prompt
-    )
+    study = Study(store, mode, cards[0])
+    session = QuizSession(cards, study.judges, clock, tries=tries, record=study.record)
 
     def show(event: Event) -> None:
         screen.session_event(event, brief=brief)
 
-    run(
+    study.run(
         screen,
         session,
-        judges=judges,
-        progress=progress,
-        options=options,
         show=show,
         keys=KEYS_HELP,
+        follow_ups=not brief,
+        closing=True,
+        rate_prompt=rate_prompt,
     )
 
 

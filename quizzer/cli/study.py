@@ -1,6 +1,6 @@
 """What ``quiz``, ``review`` and ``drill`` share: the judges, the reader, the one call.
 
-Each command parses its options, builds its session and calls :func:`run`;
+Each command parses its options, builds its session and calls :meth:`Study.run`;
 the study loop (:mod:`quizzer.study.loop`) does the rest.
 """
 
@@ -21,9 +21,9 @@ from quizzer.errors import ExitCode
 if TYPE_CHECKING:
     from quizzer.answers import CardJudge, Verdict
     from quizzer.cards.model import Card
-    from quizzer.progress.store import Store
+    from quizzer.progress.store import Attempt, Store
     from quizzer.study.events import Event, Prompt
-    from quizzer.study.loop import Session, StudyOptions
+    from quizzer.study.loop import Session
     from quizzer.study.recording import SessionProgress
     from quizzer.ui.screen import Screen
 
@@ -74,58 +74,90 @@ class Judges:
         return {name: (judge.fingerprint(name), b.answer) for name, b in card.blanks.items()}
 
 
-def start_progress(store: Store | None, mode: str) -> SessionProgress | None:
-    """A session's record in ``store`` (None: nothing is saved)."""
-    if store is None:
-        return None
-    from quizzer.progress.schedule import make_scheduler
-    from quizzer.study.recording import SessionProgress
+class Study:
+    """What a study command needs around its session: the judges, the record, the one call.
 
-    return SessionProgress(store, make_scheduler(), mode, clock())
+    Args:
+        store: Where progress is saved (None: nothing is saved, ``--no-record``).
+        mode: The session's mode as stored (``quiz``, ``review``, ``drill``).
+        first: The first card, whose judge warms up while its question is read.
+    """
 
+    def __init__(self, store: Store | None, mode: str, first: Card) -> None:
+        self.judges = Judges(first)
+        self.progress: SessionProgress | None = None
+        if store is not None:
+            from quizzer.progress.schedule import make_scheduler
+            from quizzer.study.recording import SessionProgress
 
-def run(
-    screen: Screen,
-    session: Session,
-    *,
-    judges: Judges,
-    progress: SessionProgress | None,
-    options: StudyOptions,
-    show: Callable[[Event], None],
-    keys: str,
-) -> None:
-    """Run a session in the terminal (or from a pipe); exit 130 after Ctrl-C."""
-    from quizzer.study.loop import run_study
+            self.progress = SessionProgress(store, make_scheduler(), mode, clock())
 
-    def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
-        judges.start()  # the first question is on screen: warm the judge meanwhile
-        text = screen.prompt_for(prompt, remaining)
-        try:
-            line = read_line(screen, text, options.interactive)
-        except KeyboardInterrupt:
-            end_prompt_line()
-            raise
-        if line is None:
-            end_prompt_line()
-        return line
+    @property
+    def record(self) -> Callable[[Attempt], None] | None:
+        """Where the session records each attempt (None: nothing is saved)."""
+        return self.progress.record_attempt if self.progress else None
 
-    def end_prompt_line() -> None:
-        # Ctrl-C and Ctrl-D leave the cursor after the prompt: the summary starts below.
-        if options.interactive:
-            screen.line("")
+    def run(
+        self,
+        screen: Screen,
+        session: Session,
+        *,
+        show: Callable[[Event], None],
+        keys: str,
+        follow_ups: bool,
+        closing: bool,
+        rate_prompt: bool,
+    ) -> None:
+        """Run ``session`` in the terminal (or from a pipe); exit 130 after Ctrl-C.
 
-    screen.keys_help(keys)
-    ended = run_study(
-        session,
-        read=read,
-        show=show,
-        clock=clock,
-        progress=progress,
-        options=options,
-        fingerprints=judges.fingerprints if progress is not None else None,
-    )
-    if ended == "interrupted":
-        raise typer.Exit(int(ExitCode.INTERRUPTED))
+        Args:
+            screen: Where prompts and events are drawn.
+            session: The quiz or drill to drive.
+            show: Draws one event (the mode's own view of it).
+            keys: The one-line key help shown before the first question.
+            follow_ups: Show a finished card's follow-ups.
+            closing: Close a finished card with the sections after its follow-ups.
+            rate_prompt: In a terminal, let one key change the grade a card earned.
+        """
+        from quizzer.study.loop import StudyOptions, run_study
+
+        options = StudyOptions(
+            interactive=interactive(),
+            follow_ups=follow_ups,
+            closing=closing,
+            rate_prompt=rate_prompt,
+        )
+        judges = self.judges
+
+        def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
+            judges.start()  # the first question is on screen: warm the judge meanwhile
+            text = screen.prompt_for(prompt, remaining)
+            try:
+                line = read_line(screen, text, options.interactive)
+            except KeyboardInterrupt:
+                end_prompt_line()
+                raise
+            if line is None:
+                end_prompt_line()
+            return line
+
+        def end_prompt_line() -> None:
+            # Ctrl-C and Ctrl-D leave the cursor after the prompt: the summary starts below.
+            if options.interactive:
+                screen.line("")
+
+        screen.keys_help(keys)
+        ended = run_study(
+            session,
+            read=read,
+            show=show,
+            clock=clock,
+            progress=self.progress,
+            options=options,
+            fingerprints=judges.fingerprints if self.progress is not None else None,
+        )
+        if ended == "interrupted":
+            raise typer.Exit(int(ExitCode.INTERRUPTED))
 
 
 def interactive() -> bool:

@@ -146,7 +146,7 @@ def _section_html(card: Card, section: Section) -> str:
     if not value:
         return ""
     if section.kind == "prose":
-        return _markdown().render(value)
+        return str(_markdown().render(value))  # markdown-it types render() as Any
     if section.kind == "code":
         return f'<pre><code class="language-python">{html.escape(value)}</code></pre>'
     if section.kind == "list":

@@ -23,17 +23,40 @@ FORECAST_DAYS = 14
 
 
 def make_scheduler(*, fuzz: bool = True) -> Scheduler:
-    """FSRS with its default (FSRS-6) parameters. Fuzzing spreads due dates a little."""
+    """An FSRS scheduler with its default (FSRS-6) parameters.
+
+    Args:
+        fuzz: Spread due dates a little, so cards learnt together do not stay together.
+
+    Returns:
+        The scheduler every review and retrievability goes through.
+    """
     return Scheduler(enable_fuzzing=fuzz)
 
 
 def fsrs_id(card_id: str) -> int:
-    """A stable FSRS card id for a quizzer card id (FSRS wants an integer)."""
+    """A stable FSRS card id for a quizzer card id (FSRS wants an integer).
+
+    Args:
+        card_id: A review item's id.
+
+    Returns:
+        Its CRC-32, the same on every run and machine.
+    """
     return zlib.crc32(card_id.encode("utf-8"))
 
 
 def fsrs_card(card_id: str, state: Mapping[str, Any] | None, now: datetime) -> FsrsCard:
-    """The stored FSRS card, or a new one due now."""
+    """The FSRS card of a review item.
+
+    Args:
+        card_id: The review item's id.
+        state: Its stored FSRS state, or None if it was never reviewed.
+        now: The current time (UTC): a new card is due now.
+
+    Returns:
+        The stored card, or a new one due now.
+    """
     if state is None:
         return FsrsCard(card_id=fsrs_id(card_id), due=now)
     return FsrsCard.from_dict(dict(state))  # type: ignore[arg-type]
@@ -47,13 +70,33 @@ def review(
     now: datetime,
     duration_ms: int | None = None,
 ) -> tuple[FsrsCard, ReviewLog]:
-    """Review a card: its new FSRS state and the review log."""
+    """Review a card with FSRS.
+
+    Args:
+        scheduler: The FSRS scheduler.
+        card_id: The review item's id.
+        state: Its stored FSRS state, or None for a first review.
+        rating: How the recall went.
+        now: The time of the review (UTC).
+        duration_ms: How long the answer took, if measured (kept in the log).
+
+    Returns:
+        The card's new FSRS state and the review log.
+    """
     return scheduler.review_card(
         fsrs_card(card_id, state, now), rating, review_datetime=now, review_duration=duration_ms
     )
 
 
 def due_at(state: Mapping[str, Any]) -> datetime:
+    """When a stored FSRS state is next due.
+
+    Args:
+        state: A stored FSRS state (its ``due`` in ISO 8601).
+
+    Returns:
+        The due time, timezone-aware.
+    """
     return datetime.fromisoformat(str(state["due"]))
 
 
@@ -81,7 +124,16 @@ def plan_review(
 ) -> ReviewPlan:
     """Choose the cards of a review session among ``card_ids`` (in deck order).
 
-    ``new_limit`` is per day: cards first reviewed earlier today count against it.
+    Args:
+        card_ids: The candidate cards, in deck order.
+        states: Each reviewed card's stored FSRS state, by id.
+        now: The current time (UTC).
+        limit: At most this many cards, due ones first.
+        new_limit: New cards a day; cards first reviewed earlier today count against it.
+        new_seen_today: How many new cards were already reviewed today.
+
+    Returns:
+        The due cards (most overdue first), the new ones, and the soonest card not due yet.
     """
     scheduled = [c for c in card_ids if c in states]
     due = sorted(
@@ -104,7 +156,13 @@ def forecast(
 ) -> list[int]:
     """How many cards fall due on each of the next ``days`` calendar days (UTC).
 
-    Day 0 is today and includes every card already overdue.
+    Args:
+        states: Stored FSRS states.
+        now: The current time (UTC).
+        days: How many days to count.
+
+    Returns:
+        One count per day; day 0 is today and includes every card already overdue.
     """
     counts = [0] * days
     for state in states:
@@ -117,5 +175,15 @@ def forecast(
 def retrievability(
     scheduler: Scheduler, card_id: str, state: Mapping[str, Any], now: datetime
 ) -> float:
-    """The probability of recalling the card now, according to FSRS."""
+    """The probability of recalling the card now, according to FSRS.
+
+    Args:
+        scheduler: The FSRS scheduler.
+        card_id: The review item's id.
+        state: Its stored FSRS state.
+        now: The current time (UTC).
+
+    Returns:
+        A probability between 0 and 1.
+    """
     return float(scheduler.get_card_retrievability(fsrs_card(card_id, state, now), now))

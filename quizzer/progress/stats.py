@@ -50,7 +50,15 @@ class Topic:
 
 
 def topics(tags_by_card: Mapping[str, Sequence[str]], attempts: Sequence[Attempt]) -> list[Topic]:
-    """Every tag of the deck, with card counts and accuracy, alphabetically."""
+    """Every tag of the deck, with card counts and the learner's accuracy.
+
+    Args:
+        tags_by_card: Each card's tags, by card id.
+        attempts: Stored attempts.
+
+    Returns:
+        One topic per tag, alphabetically.
+    """
     cards = Counter(tag for tags in tags_by_card.values() for tag in tags)
     answered: Counter[str] = Counter()
     right: Counter[str] = Counter()
@@ -89,6 +97,11 @@ class Report:
         return self.correct / self.attempts if self.attempts else 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The report as ``stats --json`` prints it.
+
+        Returns:
+            A JSON-ready dict: totals, accuracy, streak, forecast, by tag, weakest cards.
+        """
         return {
             "attempts": self.attempts,
             "correct": self.correct,
@@ -122,7 +135,14 @@ def streak(days: set[date], today: date) -> int:
 
 
 def lapses(reviews: Sequence[Review]) -> int:
-    """Times a card was forgotten after it had first been reviewed."""
+    """Times a card was forgotten after it had first been reviewed.
+
+    Args:
+        reviews: The card's reviews, oldest first.
+
+    Returns:
+        How many reviews after the first were rated Again.
+    """
     return sum(1 for item in reviews[1:] if item.rating == int(Rating.Again))
 
 
@@ -134,7 +154,18 @@ def report(
     *,
     weakest: int = 5,
 ) -> Report:
-    """The progress report: totals, streak, per-tag accuracy, forecast, weakest cards."""
+    """The progress report: totals, streak, per-tag accuracy, forecast, weakest cards.
+
+    Args:
+        store: The progress store.
+        tags_by_card: Each card's tags, by card id.
+        scheduler: The FSRS scheduler (for retrievability).
+        now: The current time (UTC).
+        weakest: How many weakest cards to list.
+
+    Returns:
+        Every figure of ``quizzer stats``; follow-up questions are left out.
+    """
     totals = store.totals()
     attempts = store.attempts()
     by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -188,6 +219,17 @@ class CardHistory:
 
 
 def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime) -> CardHistory:
+    """One card's record: when it comes back, and every answer given to it.
+
+    Args:
+        store: The progress store.
+        card_id: The card.
+        scheduler: The FSRS scheduler (for retrievability).
+        now: The current time (UTC).
+
+    Returns:
+        Its attempts, reviews, due time, recall now and lapses (None where never reviewed).
+    """
     state = store.fsrs_cards().get(card_id)
     reviews = store.reviews(card_id)
     return CardHistory(

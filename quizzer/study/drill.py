@@ -49,12 +49,28 @@ DEFAULT_CARDS = defaults.DRILL_CARDS
 
 
 def follow_up_id(card: Card, index: int) -> FollowUpId:
-    """The review item of the card's follow-up at ``index`` (0-based)."""
+    """The review item of one of the card's follow-up questions.
+
+    Args:
+        card: The card.
+        index: The follow-up's position in ``card.follow_ups`` (0-based).
+
+    Returns:
+        Its id, stored as ``card#follow-N`` (1-based).
+    """
     return FollowUpId(card.id, index)
 
 
 def pick_follow_up(card: Card, states: Mapping[str, Mapping[str, Any]]) -> int | None:
-    """The follow-up to ask: the first never asked, else the one due soonest."""
+    """The follow-up to ask: the first never asked, else the one due soonest.
+
+    Args:
+        card: The card just answered.
+        states: Each review item's stored FSRS state, by id.
+
+    Returns:
+        The follow-up's index in ``card.follow_ups``, or None when it has none.
+    """
     if not card.follow_ups:
         return None
     keys = [str(follow_up_id(card, i)) for i in range(len(card.follow_ups))]
@@ -69,7 +85,16 @@ def order_for_drill(
     states: Mapping[str, Mapping[str, Any]],
     lapses: Mapping[str, int],
 ) -> list[Card]:
-    """Weakest and most overdue first; cards never seen keep their order after them."""
+    """Order cards for a drill: weakest and most overdue first.
+
+    Args:
+        cards: The candidate cards, in the order new ones should keep.
+        states: Each review item's stored FSRS state, by id.
+        lapses: How often each card was forgotten, by id.
+
+    Returns:
+        Seen cards by most lapses, then earliest due; then the cards never seen.
+    """
     seen = [c for c in cards if c.id in states]
     unseen = [c for c in cards if c.id not in states]
     seen.sort(key=lambda c: (-lapses.get(c.id, 0), due_at(states[c.id])))
@@ -77,7 +102,15 @@ def order_for_drill(
 
 
 def cheat_sheet_markdown(report: DrillReport, when: datetime) -> str:
-    """What to revise: formula, bullets and red flags of every missed card."""
+    """What to revise after a drill, as Markdown.
+
+    Args:
+        report: The drill's report.
+        when: When the drill was taken (UTC), for the heading.
+
+    Returns:
+        The filled formula, review sections and failed follow-up of every missed card.
+    """
     lines = [f"# Cheat sheet — drill of {when.strftime('%Y-%m-%d %H:%M UTC')}", ""]
     if not report.missed:
         lines += ["Nothing missed in this drill.", ""]
@@ -158,11 +191,22 @@ class DrillSession:
         return False
 
     def remaining(self, now: datetime | None = None) -> timedelta:
-        """The time left, never negative."""
+        """The time left in the drill.
+
+        Args:
+            now: The time to measure at (default: the session's clock).
+
+        Returns:
+            The time left, never negative.
+        """
         return max(timedelta(0), self.deadline - (now or self.clock()))
 
     def prompt(self) -> Prompt:
-        """What the next line answers: a blank, the follow-up, or the self-grade."""
+        """What the next line answers.
+
+        Returns:
+            The blank asked, the follow-up question, or the self-grade.
+        """
         if self._step.name is Stage.BLANKS or self._step.follow_up is None:
             return self._quiz.asking()
         if self._step.name is Stage.FOLLOW_UP:
@@ -172,11 +216,22 @@ class DrillSession:
         return GradeAsked(self._step.follow_up)
 
     def start(self) -> list[Event]:
-        """Events for the first card: call once, before any :meth:`answer`."""
+        """Begin the drill.
+
+        Returns:
+            The events of the first card; called once, before any :meth:`answer`.
+        """
         return self._translate(self._quiz.start())
 
     def answer(self, line: str) -> list[Event]:
-        """Handle one line: an answer to a blank, the follow-up answer, or a grade."""
+        """Take one line: an answer to a blank, the follow-up answer, or a grade.
+
+        Args:
+            line: The text typed; ``/quit`` ends the drill.
+
+        Returns:
+            What happened, in order (nothing once the drill is over).
+        """
         if self.finished:
             return []
         if line.strip() == QUIT:
@@ -188,17 +243,32 @@ class DrillSession:
         return self._graded(line)
 
     def override(self) -> list[Event]:
-        """Count the last rejected blank as right (before the next card begins)."""
+        """Count the last rejected blank as right (before the next card begins).
+
+        Returns:
+            What happened (nothing once the drill is over).
+        """
         if self.finished:
             return []
         return self._translate(self._quiz.override())
 
     def next_card(self) -> list[Event]:
-        """Nothing: see :attr:`between_cards`."""
+        """Nothing: the drill moves on by itself (see :attr:`between_cards`).
+
+        Returns:
+            No events.
+        """
         return []
 
     def stop(self, reason: EndReason) -> list[Event]:
-        """End the drill now (quit, end of input, Ctrl-C) with its report."""
+        """End the drill now (quit, end of input, Ctrl-C) with its report.
+
+        Args:
+            reason: Why it ended.
+
+        Returns:
+            The closing events, the report last (nothing if already over).
+        """
         if self.finished:
             return []
         return self._finish(reason)

@@ -28,12 +28,40 @@ if TYPE_CHECKING:
 
 # Events with four fields or more are built by keyword (kw_only): a positional
 # Judged(verdict, 1, True, 2) reads as nothing.
+#
+# Events that carry the same fields share a private base; each keeps its own
+# class, and the views dispatch on that exact class (never on a base).
+
+
+@dataclass(frozen=True)
+class _OfCard:
+    """A base: an event about one card."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class _OfItem:
+    """A base: an event about one follow-up item."""
+
+    item: FollowUpId
+
+
+@dataclass(frozen=True)
+class _OfFollowUp(_OfCard):
+    """A base: an event about one follow-up question of a card."""
+
+    item: FollowUpId
+    follow_up: FollowUp
+
 
 # -- what a session says ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class CardStarted:
+    """A card is on screen: the ``number``-th of ``total``."""
+
     card: Card
     number: int
     total: int
@@ -52,6 +80,8 @@ class BlankAsked:
 
 @dataclass(frozen=True, kw_only=True)
 class Judged:
+    """An answer was judged; ``tries_left`` after it."""
+
     verdict: Verdict
     number: int
     counted: bool  # unreadable answers do not use up a try
@@ -60,6 +90,8 @@ class Judged:
 
 @dataclass(frozen=True)
 class HintShown:
+    """The ``level``-th hint for a blank."""
+
     blank: str
     text: str
     level: int
@@ -87,6 +119,8 @@ class Overridden:
 
 @dataclass(frozen=True)
 class CardFinished:
+    """A card is done: how it went and the answers that filled its blanks."""
+
     card: Card
     result: CardResult
     filled: dict[str, str]
@@ -94,16 +128,22 @@ class CardFinished:
 
 @dataclass(frozen=True)
 class Notice:
+    """A line to tell the learner (a key they cannot use here, a bad grade)."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class SessionFinished:
+    """The quiz or review ended; its summary."""
+
     summary: SessionSummary
 
 
 @dataclass(frozen=True, kw_only=True)
 class DrillCardStarted:
+    """A drill card is on screen, with the time left and the pace to keep."""
+
     card: Card
     number: int
     total: int
@@ -111,77 +151,58 @@ class DrillCardStarted:
     target: timedelta
 
 
-@dataclass(frozen=True)
-class FollowUpAsked:
+class FollowUpAsked(_OfFollowUp):
     """The drill's interviewer asks a follow-up (also the prompt of the answer line)."""
 
-    card: Card
-    item: FollowUpId
-    follow_up: FollowUp
 
-
-@dataclass(frozen=True)
-class GradeAsked:
+class GradeAsked(_OfItem):
     """The drill waits for the candidate to grade their follow-up answer."""
 
-    item: FollowUpId
-
 
 @dataclass(frozen=True)
-class ApproachShown:
-    item: FollowUpId
+class ApproachShown(_OfItem):
+    """A follow-up's strong approach, beside what the candidate answered."""
+
     approach: str
     answered: str
 
 
 @dataclass(frozen=True)
-class FollowUpGraded:
-    item: FollowUpId
+class FollowUpGraded(_OfItem):
+    """The candidate graded their follow-up answer; ``ms`` it took."""
+
     grade: Grade
     ms: int
 
 
-@dataclass(frozen=True)
-class RedFlagsShown:
-    card: Card
+class RedFlagsShown(_OfCard):
+    """A drill card is done: its red flags, the phrases that signal junior thinking."""
 
 
 @dataclass(frozen=True)
 class DrillFinished:
+    """The drill ended; its report."""
+
     report: DrillReport
 
 
 # -- what the loop adds ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FollowUpsListed:
+class FollowUpsListed(_OfCard):
     """A finished card's follow-ups, questions with approaches (no terminal to wait on)."""
 
-    card: Card
 
-
-@dataclass(frozen=True)
-class QuestionShown:
+class QuestionShown(_OfFollowUp):
     """One follow-up question of a finished card, its approach held back."""
 
-    card: Card
-    item: FollowUpId
-    follow_up: FollowUp
 
-
-@dataclass(frozen=True)
-class ApproachAsked:
+class ApproachAsked(_OfItem):
     """Waiting for Enter before a follow-up's approach is shown."""
 
-    item: FollowUpId
 
-
-@dataclass(frozen=True)
-class ClosingSections:
+class ClosingSections(_OfCard):
     """The sections after a finished card's follow-ups (the 60-second review)."""
-
-    card: Card
 
 
 @dataclass(frozen=True, kw_only=True)

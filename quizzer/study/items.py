@@ -34,7 +34,14 @@ GRADE_KEYS_HELP = "y/n, or 1 Again 2 Hard 3 Good 4 Easy"
 
 
 def parse_grade(text: str) -> Grade | None:
-    """The grade a key names (``3``, ``good``, ``g``, ``y`` ...), or None."""
+    """The grade a key names, as quiz and drill both read it.
+
+    Args:
+        text: What was typed (``3``, ``good``, ``g``, ``y`` ...; case and spaces ignored).
+
+    Returns:
+        The grade, or None when the text names none.
+    """
     return GRADE_KEYS.get(text.strip().lower())
 
 

@@ -65,19 +65,60 @@ class Session(Protocol):
     @property
     def between_cards(self) -> bool: ...
 
-    def start(self) -> list[Event]: ...
+    def start(self) -> list[Event]:
+        """Begin the session.
 
-    def answer(self, line: str) -> list[Event]: ...
+        Returns:
+            The events of the first card; called once, before any other method.
+        """
 
-    def override(self) -> list[Event]: ...
+    def answer(self, line: str) -> list[Event]:
+        """Take one line typed at the current prompt.
 
-    def next_card(self) -> list[Event]: ...
+        Args:
+            line: The text typed, without its newline (a key such as ``?`` or ``!`` included).
 
-    def stop(self, reason: EndReason) -> list[Event]: ...
+        Returns:
+            What happened, in order.
+        """
 
-    def prompt(self) -> Prompt: ...
+    def override(self) -> list[Event]:
+        """Count the last rejected answer as right (``/override``).
 
-    def remaining(self) -> timedelta | None: ...
+        Returns:
+            What happened: the overridden answer, then the card going on.
+        """
+
+    def next_card(self) -> list[Event]:
+        """Go on after a finished card (see :attr:`between_cards`).
+
+        Returns:
+            The next card's events, or the session's end after the last card.
+        """
+
+    def stop(self, reason: EndReason) -> list[Event]:
+        """End the session now; a second call does nothing.
+
+        Args:
+            reason: Why it ended (``quit``, ``end of input``, ``interrupted``, ``time``).
+
+        Returns:
+            The closing events, the summary or report last.
+        """
+
+    def prompt(self) -> Prompt:
+        """What the next line answers.
+
+        Returns:
+            The prompt event to draw before reading a line.
+        """
+
+    def remaining(self) -> timedelta | None:
+        """The time left.
+
+        Returns:
+            The time left, or None for a session without a time limit.
+        """
 
 
 class Reader(Protocol):
@@ -94,25 +135,35 @@ Fingerprints = Callable[[Card], Mapping[str, tuple[str, str]]]
 
 
 class Progress(Protocol):
-    """Where a session's reviews and overrides are saved (attempts go via the session)."""
+    """Where a session's reviews and overrides are saved (attempts go via the session).
 
-    def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime: ...
+    :class:`~quizzer.study.recording.SessionProgress` is the package's implementation
+    and documents each method's arguments.
+    """
+
+    def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime:
+        """Schedule a finished card, save its review; returns when it is next due."""
 
     def save_rating(
         self, item: str, grade: Grade, now: datetime, duration_ms: int | None = None
-    ) -> datetime: ...
+    ) -> datetime:
+        """Schedule any review item (a card or a follow-up), save it; returns its due time."""
 
     def replace_rating(
         self, item: str, grade: Grade, now: datetime, duration_ms: int | None = None
-    ) -> datetime: ...
+    ) -> datetime:
+        """Regrade the item's review saved earlier in this session; returns its due time."""
 
-    def record_override(self, card_id: str, blank: str, try_number: int) -> None: ...
+    def record_override(self, card_id: str, blank: str, try_number: int) -> None:
+        """Mark an attempt saved earlier as counted right by the learner."""
 
     def answer_changes(
         self, card: Card, fingerprints: Mapping[str, tuple[str, str]]
-    ) -> list[AnswerChange]: ...
+    ) -> list[AnswerChange]:
+        """Blanks whose answer changed in substance since the card's last review."""
 
-    def end(self, now: datetime) -> None: ...
+    def end(self, now: datetime) -> None:
+        """Close the session's record at ``now``."""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,9 @@ class CardOverrides:
 
         One entry per distinct answer, under its blank, marked ``correct: true``
         as the learner claims; the author decides whether the claim holds.
+
+        Returns:
+            A YAML snippet (``blanks:`` down to each example), ending in a newline.
         """
         lines = ["blanks:"]
         by_blank: dict[str, list[str]] = {}
@@ -51,7 +54,15 @@ class CardOverrides:
 def overrides_by_card(
     attempts: Iterable[Attempt], card_id: str | None = None
 ) -> list[CardOverrides]:
-    """Overridden attempts grouped by card (sorted by id), optionally of one card."""
+    """Overridden attempts grouped by card.
+
+    Args:
+        attempts: Stored attempts, overridden or not.
+        card_id: Only this card's (default: every card's).
+
+    Returns:
+        One entry per card, sorted by id, its answers oldest first.
+    """
     grouped: dict[str, list[OverriddenAnswer]] = {}
     for attempt in attempts:
         if attempt.overridden and card_id in (None, attempt.card_id):
@@ -68,6 +79,12 @@ def yaml_quoted(text: str) -> str:
 
     Characters YAML may not hold raw (controls, DEL, a BOM) are escaped, not
     dropped: an answer typed with one is still the answer the learner gave.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        The scalar, quotes included.
     """
     out = []
     for char in text:

@@ -54,7 +54,16 @@ Recorder = Callable[[Attempt], None]
 
 
 def masked_answer(card: Card, blank: str) -> str:
-    """The answer's shape with every symbol hidden: ``sqrt(d_k)`` gives ``sqrt(□)``."""
+    """The answer's shape with every symbol hidden, for the second hint.
+
+    Args:
+        card: The card.
+        blank: The blank's name.
+
+    Returns:
+        ``sqrt(d_k)`` gives ``sqrt(□)``; a one-character answer gives "a single
+        symbol", a longer one its first letter and its length (``V___``).
+    """
     answer = card.blanks[blank].answer.strip()
     names = sorted(
         {*card.symbols, *(a for s in card.symbols.values() for a in s.aliases)},
@@ -152,7 +161,11 @@ class QuizSession:
         return self._at.between_cards and not self.finished
 
     def asking(self) -> BlankAsked:
-        """The blank being asked now (for the input prompt)."""
+        """The blank being asked now.
+
+        Returns:
+            The prompt of the input line: the card, the blank, and which try it is.
+        """
         return BlankAsked(
             card=self.card,
             blank=self.blank,
@@ -162,21 +175,41 @@ class QuizSession:
         )
 
     def prompt(self) -> Prompt:
-        """What the next line answers."""
+        """What the next line answers.
+
+        Returns:
+            The blank being asked (a quiz asks nothing else).
+        """
         return self.asking()
 
     def remaining(self) -> timedelta | None:
-        """A quiz has no time limit."""
+        """The time left.
+
+        Returns:
+            None: a quiz has no time limit.
+        """
         return None
 
     # -- driving ----------------------------------------------------------------
 
     def start(self) -> list[Event]:
-        """Events for the first card: call once, before any :meth:`answer`."""
+        """Begin the session.
+
+        Returns:
+            The events of the first card; called once, before any :meth:`answer`.
+        """
         return self._begin_card()
 
     def answer(self, line: str) -> list[Event]:
-        """Handle one line typed by the learner."""
+        """Take one line typed by the learner.
+
+        Args:
+            line: An answer, or a key: ``?`` hint, ``!`` reveal, ``/skip``,
+                ``/override``, ``/quit``.
+
+        Returns:
+            What happened, in order (nothing between cards or once the session is over).
+        """
         if self.finished or self._at.between_cards:
             return []
         text = line.strip()
@@ -197,7 +230,11 @@ class QuizSession:
         return self._judge(line)
 
     def next_card(self) -> list[Event]:
-        """Begin the card after a finished one, or end the session after the last."""
+        """Begin the card after a finished one, or end the session after the last.
+
+        Returns:
+            The next card's events, or the summary (nothing unless a card is finished).
+        """
         if self.finished or not self._at.between_cards:
             return []
         self._at.between_cards = False
@@ -212,6 +249,9 @@ class QuizSession:
 
         Allowed until another answer is judged or the next card begins, so a
         wrong last try (answer revealed, card finished) can still be overruled.
+
+        Returns:
+            The override and what follows it, or a notice when there is nothing to override.
         """
         rejected = self._rejected
         if self.finished or rejected is None:
@@ -240,7 +280,14 @@ class QuizSession:
         return events
 
     def stop(self, reason: EndReason) -> list[Event]:
-        """End the session now (quit, end of input, Ctrl-C, time up)."""
+        """End the session now (quit, end of input, Ctrl-C, time up).
+
+        Args:
+            reason: Why it ended.
+
+        Returns:
+            The summary event (nothing if the session is already over).
+        """
         if self.finished:
             return []
         if self.results and not self.result.finished:

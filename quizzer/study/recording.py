@@ -42,14 +42,34 @@ class SessionProgress:
         self._before: dict[str, dict[str, Any] | None] = {}
 
     def record_attempt(self, attempt: Attempt) -> None:
+        """Save one judged answer at once, so nothing answered is ever lost.
+
+        Args:
+            attempt: The answer as judged.
+        """
         self.store.record_attempt(self.session_id, attempt)
 
     def record_override(self, card_id: str, blank: str, try_number: int) -> None:
-        """Store that a rejected attempt was counted right by the learner."""
+        """Store that a rejected attempt was counted right by the learner.
+
+        Args:
+            card_id: The card.
+            blank: The blank answered.
+            try_number: Which try of that blank (1-based).
+        """
         self.store.override_attempt(self.session_id, card_id, blank, try_number)
 
     def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime:
-        """Schedule the card with ``grade``; returns its next due time."""
+        """Schedule a finished card with ``grade`` and save the review.
+
+        Args:
+            result: How the card went (its time is the review's duration).
+            grade: The grade it earned.
+            now: The time of the review (UTC).
+
+        Returns:
+            When the card is next due.
+        """
         return self.save_rating(result.card_id, grade, now, result.ms)
 
     def save_rating(
@@ -59,7 +79,17 @@ class SessionProgress:
         now: datetime,
         duration_ms: int | None = None,
     ) -> datetime:
-        """Schedule any review item (a card, or a card's follow-up); returns its due time."""
+        """Schedule any review item (a card, or a card's follow-up) and save it.
+
+        Args:
+            item: The review item.
+            grade: The grade given.
+            now: The time of the review (UTC).
+            duration_ms: How long the answer took, if measured.
+
+        Returns:
+            When the item is next due, as stored.
+        """
         key = str(item)
         self._before[key] = self._states.get(key)
         return self._schedule(key, grade, now, duration_ms, replace=False)
@@ -67,7 +97,20 @@ class SessionProgress:
     def replace_rating(
         self, item: str | FollowUpId, grade: Grade, now: datetime, duration_ms: int | None = None
     ) -> datetime:
-        """Change the grade of the item's last review in this session; returns its due time."""
+        """Change the grade of the item's last review in this session.
+
+        The item is scheduled again from its state before that review; an item not
+        reviewed in this session is simply reviewed.
+
+        Args:
+            item: The review item.
+            grade: The new grade.
+            now: The time of the change (UTC).
+            duration_ms: As for :meth:`save_rating`.
+
+        Returns:
+            When the item is next due under the new grade.
+        """
         key = str(item)
         if key not in self._before:
             return self.save_rating(key, grade, now, duration_ms)
@@ -89,7 +132,11 @@ class SessionProgress:
         return card.due
 
     def states(self) -> dict[str, dict[str, Any]]:
-        """Every review item's FSRS state, as stored."""
+        """Every review item's FSRS state, as stored.
+
+        Returns:
+            A copy, by item id (``attention``, ``attention#follow-1``).
+        """
         return dict(self._states)
 
     def answer_changes(
@@ -97,8 +144,13 @@ class SessionProgress:
     ) -> list[AnswerChange]:
         """Blanks whose answer changed since the last review, then remember the new ones.
 
-        ``fingerprints`` maps each blank to (fingerprint of its answer, answer text);
-        the judge makes them so that a mere respelling is not a change.
+        Args:
+            card: The card just finished.
+            fingerprints: Each blank's (fingerprint of its answer, answer text); the
+                judge makes them so that a mere respelling is not a change.
+
+        Returns:
+            The changed blanks, with the answer before and now.
         """
         known = self.store.fingerprints(card.id)
         changes = [
@@ -111,11 +163,24 @@ class SessionProgress:
         return changes
 
     def end(self, now: datetime) -> None:
+        """Close the session's record.
+
+        Args:
+            now: When the session ended (UTC).
+        """
         self.store.end_session(self.session_id, now)
 
 
 def new_cards_seen_on(store: Store, day: date) -> int:
-    """Cards whose first review was on ``day`` (UTC): they count against --new."""
+    """How many cards were reviewed for the first time on ``day``.
+
+    Args:
+        store: The progress store.
+        day: The calendar day (UTC).
+
+    Returns:
+        The count that ``review``'s per-day limit of new cards is held against.
+    """
     first: dict[str, datetime] = {}
     for item in store.reviews():
         first.setdefault(item.card_id, item.at)
@@ -126,8 +191,13 @@ def rating_for(result: CardResult) -> Grade | None:
     """The rating a card earned, so the learner never has to rate it.
 
     Any blank revealed or failed: Again. Right only after a retry or a hint:
-    Hard. All right first time: Good, or Easy when also fast. A card skipped
-    before any blank was tried earns nothing (None).
+    Hard. All right first time: Good, or Easy when also fast.
+
+    Args:
+        result: How the card went.
+
+    Returns:
+        The grade, or None for a card skipped before any blank was tried.
     """
     if result.skipped and not result.touched:
         return None

@@ -126,6 +126,14 @@ class DrillReport:
         return [c for c in self.finished_cards if c.missed]
 
     def weakest_topics(self, top: int = 3) -> list[tuple[str, int]]:
+        """The tags of the missed cards, most missed first.
+
+        Args:
+            top: How many tags at most.
+
+        Returns:
+            (tag, cards missed) pairs.
+        """
         misses = Counter(tag for c in self.missed for tag in c.card.tags)
         return misses.most_common(top)
 

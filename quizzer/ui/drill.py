@@ -21,6 +21,7 @@ from quizzer.ui.widgets import (
     duration,
     filled_line,
     markdown,
+    percent,
     relative,
     report_table,
     section_panel,
@@ -159,7 +160,7 @@ class DrillScreen(SessionScreen):
         table.add_column("cards", justify="right")
         table.add_column("your accuracy", justify="right")
         for topic in topics:
-            accuracy = "–" if topic.accuracy is None else f"{topic.accuracy:.0%}"
+            accuracy = percent(topic.accuracy)
             table.add_row(topic.tag, str(topic.cards), accuracy)
         self.out.print(table)
 

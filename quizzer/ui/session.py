@@ -20,6 +20,7 @@ from quizzer.ui.widgets import (
     duration,
     filled_line,
     markdown,
+    percent,
     prompt_text,
     relative,
     report_table,
@@ -202,7 +203,7 @@ class SessionScreen(Output):
             )
         self.out.print()
         self.out.print(table)
-        accuracy = f"{summary.accuracy:.0%}" if summary.attempts else "–"
+        accuracy = percent(summary.accuracy if summary.attempts else None)
         ended = "" if summary.ended_by == "finished" else f" · stopped: {summary.ended_by}"
         self.out.print(
             Text(

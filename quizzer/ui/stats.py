@@ -10,7 +10,15 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.ui.console import Output
-from quizzer.ui.widgets import counted, relative, report_table, titled_grid, visible, when
+from quizzer.ui.widgets import (
+    counted,
+    percent,
+    relative,
+    report_table,
+    titled_grid,
+    visible,
+    when,
+)
 
 if TYPE_CHECKING:
     from quizzer.progress import stats
@@ -24,10 +32,9 @@ class StatsScreen(Output):
         totals = Table(show_header=False, box=None, pad_edge=False)
         totals.add_column(style="bold")
         totals.add_column(justify="right")
-        accuracy = f"{report.accuracy:.0%}" if report.attempts else "–"
         for label, value in (
             ("answers judged", str(report.attempts)),
-            ("accuracy", accuracy),
+            ("accuracy", percent(report.accuracy if report.attempts else None)),
             ("cards seen", str(report.cards_seen)),
             ("reviews", str(report.reviews)),
             ("sessions", str(report.sessions)),
@@ -37,33 +44,44 @@ class StatsScreen(Output):
             totals.add_row(label, value)
         self.out.print(totals)
         if report.tags:
-            table = report_table("By tag (weakest first)")
-            table.add_column("tag", style="green")
-            table.add_column("answers", justify="right")
-            table.add_column("accuracy", justify="right")
-            for tag in report.tags:
-                table.add_row(tag.tag, str(tag.attempts), f"{tag.accuracy:.0%}")
-            self.out.print()
-            self.out.print(table)
+            rows = [(t.tag, str(t.attempts), percent(t.accuracy)) for t in report.tags]
+            self._ranking("By tag (weakest first)", ("tag", "green"), ("answers", "accuracy"), rows)
         self.out.print()
         self.out.print(forecast_chart(report.forecast, now))
         if report.weakest:
-            table = report_table("Weakest cards")
-            table.add_column("card", style="cyan")
-            table.add_column("lapses", justify="right")
-            table.add_column("recall now", justify="right")
-            for weak in report.weakest:
-                recall = "–" if weak.retrievability is None else f"{weak.retrievability:.0%}"
-                table.add_row(weak.card_id, str(weak.lapses), recall)
-            self.out.print()
-            self.out.print(table)
+            rows = [(w.card_id, str(w.lapses), percent(w.retrievability)) for w in report.weakest]
+            self._ranking("Weakest cards", ("card", "cyan"), ("lapses", "recall now"), rows)
         self.note(f"progress in {path}")
+
+    def _ranking(
+        self,
+        title: str,
+        name: tuple[str, str],
+        figures: tuple[str, str],
+        rows: Sequence[tuple[str, str, str]],
+    ) -> None:
+        """A titled table, after a blank line: a styled name column, then figures on the right.
+
+        Args:
+            title: The table's heading.
+            name: The first column's header and style.
+            figures: The headers of the right-aligned columns.
+            rows: One row per entry, in the order given.
+        """
+        table = report_table(title)
+        table.add_column(name[0], style=name[1])
+        for header in figures:
+            table.add_column(header, justify="right")
+        for row in rows:
+            table.add_row(*row)
+        self.out.print()
+        self.out.print(table)
 
     def history(self, history: stats.CardHistory, now: datetime) -> None:
         """When the card comes back, then every answer given to it."""
         self.out.print(Text(history.card_id, style="bold cyan"))
         if history.due is not None:
-            recall = f"{history.retrievability:.0%}" if history.retrievability is not None else "–"
+            recall = percent(history.retrievability)
             self.out.print(
                 f"next review {relative(history.due - now)} ({when(history.due)})"
                 f" · recall now {recall} · lapses {history.lapses}"

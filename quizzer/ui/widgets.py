@@ -154,6 +154,11 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def percent(fraction: float | None) -> str:
+    """``fraction`` as a whole percentage, or a dash where there is nothing to measure."""
+    return "–" if fraction is None else f"{fraction:.0%}"
+
+
 def crop(text: str, width: int) -> str:
     """``text`` cut to ``width`` terminal cells, with an ellipsis when cut."""
     from rich.cells import cell_len, set_cell_size
