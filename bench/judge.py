@@ -1,7 +1,8 @@
 """Judge latency: p50/p99 over every example of the bundled deck, and pathological inputs.
 
 Run: python bench/judge.py [--rounds N]
-Targets (issue 3): p99 under 50 ms per judgement; every pathological input under 1 s.
+Targets (issue 13): p99 under 10 ms per judgement, warm; every pathological
+input under 0.3 s (the regression list of tests/slow_answers.py included).
 """
 
 from __future__ import annotations
@@ -9,11 +10,16 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import sys
 import threading
 import time
+from pathlib import Path
 
 from quizzer.answers import CardJudge, judge_bounded
 from quizzer.cards.deck import deck_sources, load_deck
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.slow_answers import SLOW_ANSWERS
 
 PATHOLOGICAL = {
     "9**9**9**9": "9**9**9**9",
@@ -29,6 +35,7 @@ PATHOLOGICAL = {
     "10^10^dk! (fuzz find)": "10^10^dk!",
     "exp of exp of 1e10 (fuzz find)": "e^(sigmoid(exp((10^10)-abs(d_k))))²9^9",
     "max(1e-6, 1e6)! (atheris find)": "max(0.000001, 1/0.000001)!",
+    **{text if len(text) <= 30 else text[:27] + "...": text for text in SLOW_ANSWERS},
 }
 
 
@@ -75,10 +82,10 @@ def main() -> None:
     )
     print(f"judge: {len(samples)} judgements over the deck's examples ({args.rounds} rounds)")
     print(f"  p50 {percentile(samples, 0.50):7.2f} ms")
-    print(f"  p99 {percentile(samples, 0.99):7.2f} ms   (target < 50 ms)")
+    print(f"  p99 {percentile(samples, 0.99):7.2f} ms   (target < 10 ms)")
     print(f"  max {max(samples):7.2f} ms   mean {statistics.mean(samples):.2f} ms")
     attention = CardJudge(load_deck(deck_sources()).find("attention").card)
-    print("pathological inputs (target < 1000 ms each):")
+    print("pathological inputs (target < 300 ms each):")
     for label, text in PATHOLOGICAL.items():
         started = time.perf_counter()
         verdict = judge_bounded(attention, "scale", text)

@@ -70,3 +70,11 @@ def test_the_entry_points_interrupt_code_is_the_documented_one():
     from quizzer.launch import INTERRUPTED
 
     assert INTERRUPTED == ExitCode.INTERRUPTED
+
+
+def test_list_of_cached_cards_does_not_load_pydantic():
+    imported_modules("list")  # fills the deck cache
+    modules = imported_modules("list")
+    assert "quizzer.cards.deck" in modules  # the measurement itself worked
+    assert not any(m.split(".")[0] == "pydantic" for m in modules)
+    assert "quizzer.cards.model" not in modules and "fsrs" not in modules

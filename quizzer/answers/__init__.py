@@ -17,14 +17,14 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from quizzer.answers.deadline import (
-    JUDGE_SECONDS,
-    JudgeTimeout,
-    _timer_usable,
-    deadline,
+from quizzer.answers.deadline import JUDGE_SECONDS, JudgeTimeout, _timer_usable, deadline
+from quizzer.answers.judge import (
+    CardJudge,
+    Verdict,
     judge_in_this_thread,
+    symbol_table,
+    unanswered,
 )
-from quizzer.answers.judge import CardJudge, Verdict, symbol_table, unanswered
 from quizzer.answers.syntax import AnswerError, TooLarge, UnknownSymbol, parse
 from quizzer.cards.model import Card
 
@@ -45,9 +45,17 @@ def _worker(seconds: float) -> JudgeWorker:
 
 
 def judge_bounded(
-    judge: CardJudge, blank: str, text: str, seconds: float = JUDGE_SECONDS
+    judge: CardJudge,
+    blank: str,
+    text: str,
+    seconds: float = JUDGE_SECONDS,
+    *,
+    read_back: bool = True,
 ) -> Verdict:
     """``judge.judge(blank, text)``, with a wall-clock limit.
+
+    ``read_back=False`` decides without SymPy where numbers can (see
+    :meth:`CardJudge.judge`).
 
     In the main thread a timer signal enforces the limit. Elsewhere no timer
     can reach the judgement, so it runs in a warm child process that is
@@ -61,7 +69,7 @@ def judge_bounded(
             return _worker(seconds).judge(judge, blank, text)
         except WorkerError:
             pass  # no child process here: judge in this thread, bounded by size limits only
-    return judge_in_this_thread(judge, blank, text, seconds)
+    return judge_in_this_thread(judge, blank, text, seconds, read_back=read_back)
 
 
 _judges: dict[tuple[str, int], CardJudge] = {}  # (card as JSON, seed) -> its compiled judge

@@ -8,7 +8,7 @@ SymPy's automatic evaluation cheap.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import sympy
@@ -17,6 +17,7 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
+from quizzer.answers.functions import BY_NAME
 from quizzer.answers.syntax import (
     MAX_DIGITS,
     MAX_EXPONENT,
@@ -32,8 +33,17 @@ from quizzer.answers.syntax import (
     TooLarge,
     Transpose,
 )
+from quizzer.answers.tree import Fold, fold
 
-_softmax = sympy.Function("softmax")
+#: Non-integer powers and functions of rationals with more digits than this are
+#: refused: SymPy looks for exact roots and factors in big-integer code that no
+#: timer can interrupt (sqrt(10^4000+1) took 14 s; 300 digits take about 5 ms).
+ROOT_DIGITS = 300
+
+
+#: Read-backs with longer numbers are not printed: big-integer printing is
+#: quadratic, and Python refuses past 4,300 digits anyway.
+PRINT_DIGITS = 1_000
 
 
 @lru_cache(maxsize=256)
@@ -51,20 +61,31 @@ def symbol_kind(table: SymbolTable, name: str) -> str:
     return "positive" if name in table.positives else "real"
 
 
-def to_sympy(node: Node, table: SymbolTable) -> Any:
-    """Build the SymPy expression for a tree."""
-    if isinstance(node, Num):
+@cache
+def _sympy_function(name: str) -> Any:
+    return BY_NAME[name].sympy(sympy)
+
+
+class _ToSympy(Fold[Any]):
+    def __init__(self, table: SymbolTable) -> None:
+        self.table = table
+
+    def num(self, node: Num) -> Any:
         return sympy.Rational(node.value.numerator, node.value.denominator)
-    if isinstance(node, Sym):
-        return _symbol(node.name, symbol_kind(table, node.name))
-    if isinstance(node, Const):
+
+    def sym(self, node: Sym) -> Any:
+        return _symbol(node.name, symbol_kind(self.table, node.name))
+
+    def const(self, node: Const) -> Any:
         return sympy.pi if node.name == "pi" else sympy.E
-    if isinstance(node, Neg):
-        return -to_sympy(node.operand, table)
-    if isinstance(node, Transpose):
-        return sympy.transpose(to_sympy(node.operand, table))
-    if isinstance(node, Binary):
-        left, right = to_sympy(node.left, table), to_sympy(node.right, table)
+
+    def neg(self, node: Neg, operand: Any) -> Any:
+        return -operand
+
+    def transpose(self, node: Transpose, operand: Any) -> Any:
+        return sympy.transpose(operand)
+
+    def binary(self, node: Binary, left: Any, right: Any) -> Any:
         if node.op == "+":
             return left + right
         if node.op == "-":
@@ -75,19 +96,42 @@ def to_sympy(node: Node, table: SymbolTable) -> Any:
             return left / right
         _check_power(left, right)
         return left**right
-    if isinstance(node, Call):
-        args = [to_sympy(arg, table) for arg in node.args]
+
+    def call(self, node: Call, args: list[Any]) -> Any:
         if node.function == "factorial":
             _check_factorial(args[0])
-        return _FUNCTIONS[node.function](*args)
-    raise TypeError(node)  # pragma: no cover
+        for arg in args:
+            _check_digits(arg)
+        return _sympy_function(node.function)(*args)
+
+
+def to_sympy(node: Node, table: SymbolTable) -> Any:
+    """Build the SymPy expression for a tree. Raises TooLarge past the limits."""
+    return fold(node, _ToSympy(table))
 
 
 # SymPy evaluates powers and factorials of numbers exactly, as it builds them,
 # in big-integer code that no timer signal can interrupt. The tree's own
 # limits bound most of that, but they estimate values (max(1e-6, 1/1e-6) was
 # taken for about 1, so its factorial of a million ran for 19 s, found by
-# atheris). Here the real numbers are known: check them before SymPy starts.
+# atheris). Here the real numbers are known: price them before SymPy starts.
+
+
+def _digits(number: Any) -> float:
+    height = max(abs(number.p), number.q)
+    return height.bit_length() * math.log10(2)
+
+
+def _largest_digits(expr: Any) -> float:
+    """Digits of the longest number in an expression (SymPy splits powers of products)."""
+    if expr.is_Rational:
+        return _digits(expr)
+    return max((_digits(atom) for atom in expr.atoms(sympy.Rational)), default=0.0)
+
+
+def _check_digits(argument: Any) -> None:
+    if _largest_digits(argument) > ROOT_DIGITS:
+        raise TooLarge("too large to judge")
 
 
 def _check_factorial(argument: Any) -> None:
@@ -96,30 +140,20 @@ def _check_factorial(argument: Any) -> None:
 
 
 def _check_power(base: Any, exponent: Any) -> None:
-    if not (base.is_Rational and exponent.is_Rational):
-        return
+    if not exponent.is_Rational:
+        return  # a symbolic exponent: SymPy leaves the power alone
     if abs(exponent) > MAX_EXPONENT:
         raise TooLarge("exponent too large to judge")
-    height = max(abs(base.p), base.q)
-    if height > 1 and abs(exponent) * math.log10(height) > MAX_DIGITS:
+    if exponent.q != 1:
+        _check_digits(base)  # roots of big numbers, also inside products: sqrt(10^999 x)
+    digits = _largest_digits(base)
+    if digits > 0.5 and abs(exponent) * digits > MAX_DIGITS:
         raise TooLarge("answer too large to judge")
 
 
-_FUNCTIONS: dict[str, Any] = {
-    "sqrt": sympy.sqrt,
-    "exp": sympy.exp,
-    "log": sympy.log,
-    "sin": sympy.sin,
-    "cos": sympy.cos,
-    "tan": sympy.tan,
-    "tanh": sympy.tanh,
-    "sigmoid": lambda x: 1 / (1 + sympy.exp(-x)),
-    "softmax": _softmax,
-    "abs": sympy.Abs,
-    "max": sympy.Max,
-    "min": sympy.Min,
-    "factorial": sympy.factorial,
-}
+def has_huge_number(expr: Any, digits: int = PRINT_DIGITS) -> bool:
+    """True when printing ``expr`` would write a number of more than ``digits`` digits."""
+    return any(_digits(atom) > digits for atom in expr.atoms(sympy.Rational))
 
 
 class _PlainPrinter(StrPrinter):

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from quizzer.answers import functions
+
 # -- limits ---------------------------------------------------------------------
 
 MAX_LENGTH = 1_000  # characters in one answer
@@ -107,23 +109,10 @@ class Call(Node):
     args: tuple[Node, ...]
 
 
-#: Functions an answer may call, with how many arguments each takes.
-FUNCTIONS: dict[str, tuple[int, int]] = {
-    "sqrt": (1, 1),
-    "exp": (1, 1),
-    "log": (1, 2),
-    "sin": (1, 1),
-    "cos": (1, 1),
-    "tan": (1, 1),
-    "tanh": (1, 1),
-    "sigmoid": (1, 1),
-    "softmax": (1, 1),
-    "abs": (1, 1),
-    "max": (2, 8),
-    "min": (2, 8),
-    "factorial": (1, 1),
-}
-FUNCTION_ALIASES = {"ln": "log", "σ": "sigmoid", "sigma": "sigmoid", "Abs": "abs"}
+#: Functions an answer may call, with how many arguments each takes, and the
+#: other names they go by: read from the one registry of answer functions.
+FUNCTIONS: dict[str, tuple[int, int]] = functions.arities()
+FUNCTION_ALIASES = functions.spellings()
 CONSTANTS = ("pi", "e")
 
 
@@ -152,7 +141,7 @@ _GREEK = {
     "η": "eta", "θ": "theta", "λ": "lambda", "μ": "mu", "ν": "nu", "ρ": "rho", "σ": "sigma",
     "τ": "tau", "φ": "phi", "ω": "omega", "Σ": "Sigma",
 }  # fmt: skip
-_LATEX_FUNCTIONS = {"log", "ln", "exp", "sin", "cos", "tan", "tanh", "max", "min"}
+_LATEX_FUNCTIONS = set(functions.latex_commands())
 _LATEX_SKIP = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", ",", ";", "!", " "}
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_(?:\{[A-Za-z0-9]+\}|[A-Za-z0-9]+))*")
@@ -517,8 +506,8 @@ def _magnitude(node: Node) -> float | None:
         result = abs(exponent) * max(sizes[0], 1.0) + 1
     elif isinstance(node, Call) and node.function == "factorial":
         _check_factorial(node.args[0], sizes[0])
-        value = _approximate(node.args[0])
-        result = math.lgamma(abs(value) + 2) / math.log(10) + 1
+        argument = _approximate(node.args[0])
+        result = math.lgamma(abs(argument) + 2) / math.log(10) + 1
     elif isinstance(node, Call) and node.function == "exp":
         result = min(10 ** min(sizes[0], 6), 1e12) / math.log(10) + 1
     else:

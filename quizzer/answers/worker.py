@@ -140,8 +140,7 @@ def _forward_lines(process: subprocess.Popen[str], replies: queue.Queue[str | No
 
 def serve(seconds: float) -> None:
     """Judge each request line with the main-thread timer until input ends."""
-    from quizzer.answers.deadline import judge_in_this_thread
-    from quizzer.answers.judge import CardJudge
+    from quizzer.answers.judge import CardJudge, judge_in_this_thread
     from quizzer.cards.model import Card
 
     _limit_memory(MEMORY_HEADROOM_BYTES)

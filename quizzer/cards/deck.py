@@ -18,7 +18,6 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, Literal
 
-from quizzer.cards.model import Card, CardProblem, card_problems, fields_at, trusted_card
 from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
 from quizzer.files import (
     FileProblem,
@@ -32,6 +31,7 @@ from quizzer.files import (
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
+    from quizzer.cards.model import Card, CardProblem
     from quizzer.cards.yamldoc import YamlDoc
 
 
@@ -90,6 +90,8 @@ class LoadedCard:
         self.deck = deck
         #: Where each value was written; None for a card taken from the cache.
         self.doc = doc
+        #: The file's path with its deck source resolved (set by :func:`load_deck`).
+        self.resolved = ""
 
     @property
     def card(self) -> Card:
@@ -97,9 +99,11 @@ class LoadedCard:
             data = self._load() if self._load else None
             if data is not None:
                 try:
+                    from quizzer.cards.model import trusted_card
+
                     self._card = trusted_card(data)
-                except (KeyError, TypeError, ValueError):
-                    self._card = None
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    self._card = None  # wrong-shaped cached data: a cache miss
             if self._card is None:  # the cache lost the card: read the file itself
                 loaded, problems = load_card_file(self.path, self.deck)
                 if loaded is None:
@@ -327,6 +331,8 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
         elif kind == "extra_forbidden":
             message = f"unknown field '{loc[-1]}'"
             at_key = True
+            from quizzer.cards.model import fields_at
+
             parent = fields_at(tuple(loc[:-1]))
             close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
             if close:
@@ -344,6 +350,7 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     """Load and check one card file. Never raises for a bad file: it returns problems."""
     from pydantic import ValidationError
 
+    from quizzer.cards.model import Card, card_problems
     from quizzer.cards.yamldoc import YamlError, load_yaml
 
     name = str(path)
@@ -389,26 +396,35 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
     from quizzer.cards.cache import DeckCache
 
     deck = Deck()
-    seen_files: set[Path] = set()
+    seen_files: set[str] = set()
     first_by_id: dict[str, LoadedCard] = {}
     for source in sources:
         cache = DeckCache(source) if cached else None
         files = card_files(source)
+        # One stat per file, shared by the freshness checks below.
+        stats = _stats(files) if cache is not None else {}
         if cache is not None:
-            _fill_cache(cache, files)
+            _fill_cache(cache, files, stats)
         root, base = source.resolve(), str(source)
+        root_is_folder = root.is_dir()
         for path, deck_name in files:
             # Resolve the source once, not each of its (possibly 10,000) files.
-            resolved = root / os.path.relpath(path, base) if root.is_dir() else root
+            resolved = _under(root, base, path) if root_is_folder else str(root)
             if resolved in seen_files:
                 continue
             seen_files.add(resolved)
-            loaded, problems = _load_with_cache(path, deck_name, cache)
+            loaded, problems = _load_with_cache(path, deck_name, cache, stats.get(path))
             deck.problems.extend(problems)
             if loaded is None:
                 continue
+            loaded.resolved = resolved
             first = first_by_id.get(loaded.id)
             if first is not None:
+                from quizzer.cards.model import CardProblem
+
+                # Rare: read both files again for positions, which cached cards lack.
+                loaded, first = _with_positions(loaded), _with_positions(first)
+                first_by_id[first.id] = first
                 line = first.doc.position_of(("id",)).line if first.doc else 1
                 deck.problems.append(
                     loaded.problem(
@@ -431,25 +447,54 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
 PARALLEL_FROM = 200
 
 
-def _fill_cache(cache: Any, files: list[tuple[Path, str]]) -> None:
+def resolved_files(source: Path) -> set[str]:
+    """The card files under ``source`` as :func:`load_deck` names them once resolved."""
+    root, base = source.resolve(), str(source)
+    if not root.is_dir():
+        return {str(root)}
+    return {_under(root, base, path) for path, _ in card_files(source)}
+
+
+def _under(root: Path, base: str, path: Path) -> str:
+    """``path``, found by walking ``base``, as a path under ``root`` (``base`` resolved)."""
+    text = str(path)
+    if text.startswith(base + os.sep):  # string slicing: 10,000 relpath calls took 0.1 s
+        return str(root) + text[len(base) :]
+    return os.path.join(str(root), os.path.relpath(text, base))
+
+
+def _with_positions(loaded: LoadedCard) -> LoadedCard:
+    if loaded.doc is not None:
+        return loaded
+    again, _ = load_card_file(loaded.path, loaded.deck)
+    return again if again is not None else loaded
+
+
+def _stats(files: list[tuple[Path, str]]) -> dict[Path, os.stat_result]:
+    found = {}
+    for path, _ in files:
+        try:
+            found[path] = os.stat(path)
+        except OSError:
+            continue  # gone since the walk: loading it reports the problem
+    return found
+
+
+def _fill_cache(
+    cache: Any, files: list[tuple[Path, str]], stats: dict[Path, os.stat_result]
+) -> None:
     """Parse the cards missing from ``cache`` in a process pool, when there are many.
 
-    YAML parsing and validation take about 1.5 ms a card, all of it CPU, so
-    a first ``list`` of 10,000 cards was bound to one core. Workers write
-    each card's data file and return its small index entry; cards with
-    problems come back as None and are loaded again here, so their problems
-    are reported exactly as on the one-process path.
+    YAML parsing and validation take about 1 ms a card, all of it CPU, so
+    a first ``list`` of 10,000 cards was bound to one core. Workers return
+    each card's cache entry, which the parent writes with the others in one
+    transaction; cards with problems come back as None and are loaded again
+    here, so their problems are reported exactly as on the one-process path.
     """
     workers = os.cpu_count() or 1
     if workers < 2 or len(files) < PARALLEL_FROM:
         return
-    missing = []
-    for path, _ in files:
-        try:
-            if not cache.is_fresh(path, path.stat()):
-                missing.append(path)
-        except OSError:
-            continue
+    missing = [path for path, stat in stats.items() if not cache.is_fresh(path, stat)]
     if len(missing) < PARALLEL_FROM:
         return
     import multiprocessing
@@ -457,11 +502,10 @@ def _fill_cache(cache: Any, files: list[tuple[Path, str]]) -> None:
 
     # spawn: the parent may have threads (the SymPy warm-up), which fork cannot copy safely.
     context = multiprocessing.get_context("spawn")
-    jobs = [(path, cache.cards_folder) for path in missing]
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            chunk = max(1, len(jobs) // (workers * 8))
-            entries = list(pool.map(_parse_for_cache, jobs, chunksize=chunk))
+            chunk = max(1, len(missing) // (workers * 8))
+            entries = list(pool.map(_parse_for_cache, missing, chunksize=chunk))
     except (OSError, RuntimeError):  # no pool here (no semaphores, a broken worker)
         return  # the one-process path below loads every card anyway
     for path, entry in zip(missing, entries, strict=True):
@@ -469,11 +513,10 @@ def _fill_cache(cache: Any, files: list[tuple[Path, str]]) -> None:
             cache.add(path, entry)
 
 
-def _parse_for_cache(job: tuple[Path, Path]) -> dict[str, Any] | None:
-    """In a worker: parse one card file and store it in the cache folder."""
-    from quizzer.cards.cache import store_card
+def _parse_for_cache(path: Path) -> dict[str, Any] | None:
+    """In a worker: parse one card file into its cache entry (None if it has problems)."""
+    from quizzer.cards.cache import entry_for
 
-    path, cards_folder = job
     try:
         stat = path.stat()
     except OSError:
@@ -481,7 +524,7 @@ def _parse_for_cache(job: tuple[Path, Path]) -> dict[str, Any] | None:
     loaded, problems = load_card_file(path, "")
     if loaded is None or problems:
         return None
-    return store_card(cards_folder, path, stat, loaded.card.model_dump(mode="json"))
+    return entry_for(stat, loaded.card.model_dump(mode="json"))
 
 
 def _looks_like_summary(summary: dict[str, Any]) -> bool:
@@ -494,13 +537,9 @@ def _looks_like_summary(summary: dict[str, Any]) -> bool:
 
 
 def _load_with_cache(
-    path: Path, deck_name: str, cache: Any
+    path: Path, deck_name: str, cache: Any, stat: os.stat_result | None = None
 ) -> tuple[LoadedCard | None, list[Problem]]:
-    if cache is None:
-        return load_card_file(path, deck_name)
-    try:
-        stat = path.stat()
-    except OSError:
+    if cache is None or stat is None:
         return load_card_file(path, deck_name)
     cached = cache.get(path, stat)
     if cached is not None and _looks_like_summary(cached[0]):
@@ -545,11 +584,7 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
 
     for source in sources:
         cache = DeckCache(source)
-        for path_text, entry in cache.entries.items():
-            summary = entry.get("summary") if isinstance(entry, dict) else None
-            if not isinstance(summary, dict) or summary.get("id") != card_id:
-                continue
-            path = Path(path_text)
+        for path in cache.paths_with_id(card_id):
             try:
                 cached = cache.get(path, path.stat())
             except OSError:

@@ -9,6 +9,7 @@ problem can point at the exact YAML node it concerns.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -205,10 +206,10 @@ def trusted_card(data: dict[str, Any]) -> Card:
 
 
 def _trusted_symbol(data: dict[str, Any]) -> Symbol:
-    # JSON has no tuples: a cached range comes back as a list, which the
-    # serializer of ``export json`` would warn about on every such symbol.
-    bounds = data.get("range")
-    return Symbol.model_construct(**{**data, "range": None if bounds is None else tuple(bounds)})
+    # JSON has no tuples: give `range` back the type validation gives it.
+    if data.get("range") is not None:
+        data = {**data, "range": tuple(data["range"])}
+    return Symbol.model_construct(**data)
 
 
 _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {
@@ -284,16 +285,45 @@ def card_problems(card: Card) -> list[CardProblem]:
             else:
                 owner[alias] = name
     for name, symbol in card.symbols.items():
-        if symbol.matrix and symbol.positive:
-            problems.append(
-                CardProblem(
-                    ("symbols", name), f"symbol '{name}' cannot be both matrix and positive"
-                )
-            )
+        problems.extend(
+            CardProblem(("symbols", name, *field), message)
+            for field, message in domain_problems(name, symbol)
+        )
     for index, other in enumerate(card.related):
         if other == card.id:
             problems.append(CardProblem(("related", index), "a card cannot be related to itself"))
     return problems
+
+
+def domain_problems(name: str, symbol: Symbol) -> list[tuple[tuple[str, ...], str]]:
+    """Nonsense in a symbol's domain, each with the key it concerns."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    if symbol.matrix:
+        for key in ("positive", "integer", "range"):
+            if getattr(symbol, key) not in (False, None):
+                found.append(((key,), f"a matrix symbol cannot have '{key}' ('{name}')"))
+        return found
+    if symbol.identity:
+        found.append((("identity",), f"'identity' needs 'matrix: true' ('{name}')"))
+    if symbol.range is None:
+        return found
+    low, high = symbol.range
+    if low is not None and high is not None and low >= high:
+        found.append((("range",), f"range of '{name}' is empty: {low:g} is not below {high:g}"))
+    elif symbol.positive and high is not None and high <= 0:
+        found.append((("range",), f"'{name}' is positive but its range ends at {high:g}"))
+    elif symbol.positive and (low is None or low < 0):
+        found.append((("range",), f"'{name}' is positive but its range allows negatives"))
+    elif symbol.integer and not _holds_an_integer(low, high):
+        found.append((("range",), f"'{name}' is an integer but no integer lies inside its range"))
+    return found
+
+
+def _holds_an_integer(low: float | None, high: float | None) -> bool:
+    """Whether the open interval (low, high) contains an integer."""
+    if low is None or high is None:
+        return True
+    return math.floor(low) + 1 < high
 
 
 MIN_WRONG = 2

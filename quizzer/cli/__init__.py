@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 
 from quizzer import __version__
 from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
-from quizzer.cli.common import DbOption, DeckOption, Settings, screen_for
+from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
 
@@ -76,7 +76,6 @@ app = typer.Typer(
     name="quizzer",
     cls=QuizzerGroup,
     help="Learn formulas and concepts by filling in blanks, judged symbolically.",
-    no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode="rich",
@@ -89,7 +88,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def configure(
     ctx: typer.Context,
     deck: DeckOption = None,
@@ -109,6 +108,7 @@ def configure(
 
     Cards come from the bundled deck, QUIZZER_DECKS and --deck. Start with
     [bold]quizzer list[/bold], then [bold]quizzer show attention[/bold].
+    With no command, print what is due, what is new, your streak and what to run next.
     """
     ctx.obj = Settings(
         decks=list(deck or []),
@@ -116,6 +116,50 @@ def configure(
         no_color=no_color or bool(os.environ.get("NO_COLOR")),
         debug=debug,
     )
+    if ctx.invoked_subcommand in JUDGING_COMMANDS:
+        warm_up_judging()
+    if ctx.invoked_subcommand is None:
+        show_status(ctx)
+
+
+#: Commands whose first answer needs the judge: its heavy modules load while the deck is read.
+JUDGING_COMMANDS = ("quiz", "review", "drill")
+
+
+def warm_up_judging() -> None:
+    """Start loading numpy, mpmath, the judge and SymPy in the background, in that order.
+
+    Started before the deck is read, so that by the first answer the numeric
+    judge is ready (SymPy, the slowest, comes last and a verdict never waits
+    for it). Ctrl-C still reaches the main thread.
+    """
+    import threading
+
+    from quizzer.cli.terminal import start_without_interrupts
+
+    def load() -> None:
+        try:
+            import mpmath  # noqa: F401
+            import numpy  # noqa: F401
+
+            import quizzer.answers  # noqa: F401
+            from quizzer.answers import symbolic  # noqa: F401
+        except Exception:  # the judge reports its own errors when it is used
+            pass
+
+    start_without_interrupts(threading.Thread(target=load, name="warm-up", daemon=True))
+
+
+def show_status(ctx: typer.Context) -> None:
+    """Bare ``quizzer``: the learner's standing over every known card, and the next command."""
+    from quizzer.cards.deck import load_deck
+    from quizzer.cli.choosing import stored_states, study_days
+    from quizzer.progress.selection import status
+
+    cards = load_deck(sources_for(ctx, None), cached=True).cards
+    states, _ = stored_states(ctx, None)
+    now = clock()
+    screen_for(ctx).status(status([c.id for c in cards], states, study_days(ctx, None), now), now)
 
 
 app.add_typer(cards.app)

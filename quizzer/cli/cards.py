@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,11 +16,16 @@ from quizzer.cli.common import (
     DeckOption,
     JsonOption,
     TagsOption,
+    clock,
     db_path_for,
     screen_for,
     sources_for,
 )
 from quizzer.errors import ExitCode, QuizzerError
+
+if TYPE_CHECKING:
+    from quizzer.progress.selection import CardState
+    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 
@@ -30,17 +35,20 @@ def list_cards(
     ctx: typer.Context,
     tag: TagsOption = None,
     deck: DeckOption = None,
+    db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
-    """List the cards, grouped by deck.
+    """List the cards, grouped by deck, each with its state: new, due, or the date it is due.
 
     Example: [bold]quizzer list --tag attention[/bold]
     """
     from quizzer.cards.deck import load_deck, select_cards
+    from quizzer.progress.selection import NEW_CARD
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
     cards = select_cards(loaded.cards, tags=list(tag or []))
+    states = _states_or_warn(ctx, db, screen)
     if json:
         screen.json(
             [
@@ -51,12 +59,14 @@ def list_cards(
                     "path": str(c.path),
                     "deck": c.deck,
                     "blanks": c.blank_names,
+                    **states.get(c.id, NEW_CARD).to_dict(),
                 }
                 for c in cards
             ]
         )
     else:
-        screen.card_list(cards)
+        now = clock()
+        screen.card_list(cards, {c.id: states.get(c.id, NEW_CARD).label(now) for c in cards})
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
         from quizzer.ui.widgets import counted
@@ -65,6 +75,17 @@ def list_cards(
             f"{counted(len(broken), 'card file')} could not be loaded;"
             " run 'quizzer validate' to see why"
         )
+
+
+def _states_or_warn(ctx: typer.Context, db: Path | None, screen: Screen) -> dict[str, CardState]:
+    """Card states from the progress database; a broken one is a warning, not a failed list."""
+    from quizzer.cli.choosing import stored_states
+
+    try:
+        return stored_states(ctx, db)[0]
+    except QuizzerError as error:
+        screen.warning(f"{error.message}; card states are not shown")
+        return {}
 
 
 @app.command()

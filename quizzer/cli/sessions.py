@@ -7,6 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from quizzer.cli.choosing import (
+    DueOption,
+    NewOption,
+    OptionalCountCommand,
+    WeakOption,
+    cards_by_state,
+    pick_of,
+)
 from quizzer.cli.common import (
     DbOption,
     DeckOption,
@@ -136,7 +144,7 @@ def open_store(ctx: Any, db: Path | None) -> Store:
     return Store.open(db_path_for(ctx, db))
 
 
-@app.command()
+@app.command(cls=OptionalCountCommand)
 def quiz(
     ctx: typer.Context,
     cards: CardsArgument = None,
@@ -154,14 +162,22 @@ def quiz(
     rate_prompt: RatePromptOption = True,
     db: DbOption = None,
     deck: DeckOption = None,
+    due: DueOption = False,
+    weak: WeakOption = None,
+    new: NewOption = False,
 ) -> None:
     """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
 
     Piped input answers one blank per line and never waits for a key.
-    Examples: [bold]quizzer quiz attention[/bold]
+    Examples: [bold]quizzer quiz attention[/bold], [bold]quizzer quiz --due --tag adam[/bold]
     or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
     """
-    chosen = choose_cards(ctx, list(cards or []), list(tag or []), deck, limit, shuffle, seed)
+    pick = pick_of(due, weak, new)
+    chosen = choose_cards(
+        ctx, list(cards or []), list(tag or []), deck, None if pick else limit, shuffle, seed
+    )
+    if pick is not None:
+        chosen = cards_by_state(ctx, db, chosen, pick, weak, limit)
     store = None if no_record else open_store(ctx, db)
     try:
         run_session(

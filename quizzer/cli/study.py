@@ -37,6 +37,7 @@ class Judges:
 
     def __init__(self, first: Card) -> None:
         self._judges: dict[str, CardJudge] = {}
+        self._quick: dict[str, CardJudge] = {}  # judges of the main thread, while warming
         self._thread = threading.Thread(target=self._warm, args=(first,), daemon=True)
 
     def start(self) -> None:
@@ -45,6 +46,10 @@ class Judges:
 
     def _warm(self, card: Card) -> None:
         try:
+            # numpy and mpmath first: a verdict needed meanwhile waits for them, not SymPy.
+            import mpmath  # noqa: F401
+            import numpy  # noqa: F401
+
             from quizzer.answers import CardJudge
 
             judge = CardJudge(card)
@@ -67,7 +72,18 @@ class Judges:
     def __call__(self, card: Card, blank: str, text: str) -> Verdict:
         from quizzer.answers import judge_bounded
 
+        if self._thread.is_alive():
+            # SymPy is still loading: decide by numbers now rather than wait for it
+            # (an answer typed at once used to wait about a second for its verdict).
+            return judge_bounded(self._quick_judge(card), blank, text, read_back=False)
         return judge_bounded(self.judge_for(card), blank, text)
+
+    def _quick_judge(self, card: Card) -> CardJudge:
+        from quizzer.answers import CardJudge
+
+        if card.id not in self._quick:
+            self._quick[card.id] = CardJudge(card)
+        return self._quick[card.id]
 
     def fingerprints(self, card: Card) -> dict[str, tuple[str, str]]:
         judge = self.judge_for(card)

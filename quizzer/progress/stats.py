@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from fsrs import Rating, Scheduler
 
 from quizzer.progress import schedule
+from quizzer.progress.selection import streak
 from quizzer.progress.store import Attempt, Review, Store
 
 EXPORT_FORMAT = "quizzer-progress"
@@ -122,16 +123,6 @@ class Report:
                 for w in self.weakest
             ],
         }
-
-
-def streak(days: set[date], today: date) -> int:
-    """Consecutive study days ending today (or yesterday, if today is not over yet)."""
-    current = today if today in days else today - timedelta(days=1)
-    count = 0
-    while current in days:
-        count += 1
-        current -= timedelta(days=1)
-    return count
 
 
 def lapses(reviews: Sequence[Review]) -> int:

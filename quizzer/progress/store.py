@@ -438,6 +438,16 @@ class Store:
         rows = self._read("SELECT card_id, fsrs_card FROM schedule")
         return {str(card_id): json.loads(str(data)) for card_id, data in rows}
 
+    def review_counts(self) -> dict[str, int]:
+        """How many times each card has been reviewed, by card id (unreviewed cards absent)."""
+        rows = self._read("SELECT card_id, count(*) FROM reviews GROUP BY card_id")
+        return {str(card_id): int(str(count)) for card_id, count in rows}
+
+    def study_days(self) -> set[str]:
+        """The UTC dates (``YYYY-MM-DD``) on which anything was answered."""
+        rows = self._read("SELECT DISTINCT substr(at, 1, 10) FROM attempts")
+        return {str(day) for (day,) in rows}
+
     def reviews(self, card_id: str | None = None) -> list[Review]:
         return list(self.each_review(card_id))
 

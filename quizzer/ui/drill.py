@@ -10,7 +10,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.cards.formula import filled_prompt
 from quizzer.cards.sections import Depth, sections_to
 from quizzer.ui.card import section_body, section_style
 from quizzer.ui.session import SessionScreen
@@ -168,6 +167,8 @@ class DrillScreen(SessionScreen):
 def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
     """Each missed card's title, filled formula and what to keep in mind (red flags,
     60-second review)."""
+    from quizzer.cards.formula import filled_prompt  # loads pydantic: not at list's start-up
+
     parts: list[RenderableType] = []
     for item in missed:
         parts.append(Text(item.card.title, style="bold"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from quizzer.ui.console import Output
@@ -16,8 +16,12 @@ if TYPE_CHECKING:
 class ListingScreen(Output):
     """The screen of ``list``."""
 
-    def card_list(self, cards: Sequence[LoadedCard]) -> None:
+    def card_list(
+        self, cards: Sequence[LoadedCard], states: Mapping[str, str] | None = None
+    ) -> None:
         """One line per card, grouped under a heading per deck with its commonest tags.
+
+        ``states`` labels each card by id (new, due, or the date it is due).
 
         Each line is cropped to the terminal width and styled once with
         precomputed escape codes rather than through a Rich renderable: listing
@@ -36,6 +40,8 @@ class ListingScreen(Output):
         for loaded in cards:
             by_deck[loaded.deck].append(loaded)
         id_width = min(32, max((len(c.id) for c in cards), default=0) + 2)
+        state_styles = {"due": "bold yellow", "new": "blue"}
+        state_width = max((len(label) + 1 for label in (states or {}).values()), default=0)
         lines: list[str] = []
         for number, (deck, group) in enumerate(by_deck.items()):
             tags = Counter(tag for c in group for tag in c.tags)
@@ -47,12 +53,19 @@ class ListingScreen(Output):
             lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))
             for loaded in group:
                 name = ("  " + loaded.id).ljust(id_width + 2)
+                state = (states.get(loaded.id, "") if states else "").ljust(state_width)
                 tag_text = "  " + " ".join(f"#{t}" for t in loaded.tags) if loaded.tags else ""
-                room = width - cell_len(name)
+                room = width - cell_len(name) - len(state)
                 blanks = len(loaded.blank_names)
                 title = crop(f"{loaded.title} · {counted(blanks, 'blank')}", room)
                 tag_text = crop(tag_text, room - cell_len(title)) if room > cell_len(title) else ""
-                lines.append(styled(name, "bold cyan") + title + styled(tag_text, "green"))
+                state_style = state_styles.get(state.strip(), "dim")
+                lines.append(
+                    styled(name, "bold cyan")
+                    + styled(state, state_style)
+                    + title
+                    + styled(tag_text, "green")
+                )
         stream = self.out.file
         stream.write("\n".join(lines) + ("\n" if lines else ""))
         stream.flush()

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from datetime import datetime, timedelta
 
     from quizzer.cards.model import Card
+    from quizzer.progress import selection
     from quizzer.study import events as flow
     from quizzer.study import overrides, quiz
     from quizzer.study.events import Grade
@@ -286,6 +287,46 @@ class SessionScreen(Output):
             card_id, due = next_due
             self.out.print(f"Nothing due. Next: {card_id}, {relative(due - now)} ({when(due)}).")
         self.out.print(Text("To practise anyway: quizzer quiz", style="dim"))
+
+    def nothing_to_pick(
+        self, pick: str, next_due: tuple[str, datetime] | None, now: datetime
+    ) -> None:
+        """Why ``quiz --due | --weak | --new`` found no card, and what to do instead."""
+        if pick == "due" and next_due is not None:
+            self.nothing_due(next_due, now)
+            return
+        if pick == "due":
+            self.out.print("Nothing due: no card has been reviewed yet.")
+            self.out.print(Text("Next: quizzer quiz --new", style="dim"))
+        elif pick == "new":
+            self.out.print("No new cards: you have reviewed every card chosen.")
+            self.out.print(Text("Next: quizzer quiz --due, or quizzer quiz --weak", style="dim"))
+        else:
+            self.out.print("No card has been reviewed yet, so none is weak.")
+            self.out.print(Text("Next: quizzer quiz --new", style="dim"))
+
+    def status(self, status: selection.Status, now: datetime) -> None:
+        """What a bare ``quizzer`` prints: the learner's standing and the command to run next."""
+        self.out.print(
+            Text.assemble(
+                ("quizzer", "bold"),
+                f" · {counted(status.cards, 'card')} · ",
+                (f"{status.due} due now", "bold yellow" if status.due else ""),
+                f" · {status.new} new · streak {counted(status.streak, 'day')}",
+            )
+        )
+        if status.due:
+            command = "quizzer quiz --due"
+        elif status.new:
+            command = "quizzer quiz --new --limit 5"
+        else:
+            command = "quizzer quiz --weak"
+        if not status.due and status.next_due is not None:
+            due = status.next_due
+            self.out.print(Text(f"Next review {relative(due - now)} ({when(due)})."))
+        self.out.print(
+            Text.assemble("Next: ", (command, "bold"), ("  ·  all commands: quizzer --help", "dim"))
+        )
 
     def review_plan(self, due: int, new: int) -> None:
         """How many cards ``review`` is about to show."""

@@ -22,6 +22,8 @@ _METHODS = {
     "words": "matched the accepted words",
     "parser": "could not be read",
     "limits": "beyond the judge's limits",
+    "forbid": "a word this blank forbids",
+    "card": "the card's own answer cannot be judged",
 }
 
 

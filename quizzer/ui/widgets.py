@@ -13,12 +13,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from quizzer.cards.model import Card, Gap
-
 if TYPE_CHECKING:
     from datetime import datetime, timedelta
 
     from rich.markdown import Markdown
+
+    from quizzer.cards.model import Card, Gap  # pydantic: not loaded to list cached cards
 
 GAP_STYLE = "bold reverse cyan"
 
@@ -81,6 +81,8 @@ def card_title(card: Card) -> Text:
 
 def prompt_text(parts: Sequence[str | Gap], filled: dict[str, str] | None = None) -> Text:
     """The prompt with each gap shown as its number, or as its answer once filled."""
+    from quizzer.cards.model import Gap
+
     text = Text()
     for part in parts:
         if isinstance(part, Gap):

@@ -1,0 +1,376 @@
+"""Every function an answer may call, defined once.
+
+One :class:`Function` entry holds what each part of the judge needs: the
+parser (names, spellings, LaTeX commands, arity), the evaluators (real
+floats, complex numbers, 50-digit mpmath, numpy matrices) and the read-back
+(the SymPy form). Adding a function is adding one entry here;
+``tests/test_answers_functions.py`` checks that every entry gives the same
+value in every evaluator.
+
+The SymPy form is a function of the ``sympy`` module, so that reading this
+table never imports SymPy: the numeric verdict does not need it.
+"""
+
+from __future__ import annotations
+
+import cmath
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+
+Scalar = Any  # float, complex or mpmath.mpf / mpc
+Array = Any  # a numpy array: float64 or object (mpmath numbers)
+
+
+@dataclass(frozen=True)
+class Function:
+    """One answer function and every way the judge evaluates or prints it."""
+
+    name: str
+    #: Least and most number of arguments.
+    arity: tuple[int, int]
+    #: Real-valued, on floats. Raises ValueError where the value is not real
+    #: and OverflowError where a float cannot hold it.
+    real: Callable[..., float]
+    #: On complex numbers (cmath precision).
+    complex: Callable[..., complex]
+    #: At mpmath's working precision; returns an ``mpc`` where the value is not real.
+    precise: Callable[..., Scalar]
+    #: The SymPy form, given the ``sympy`` module.
+    sympy: Callable[[Any], Callable[..., Any]]
+    #: Other names a learner may type for it (``arctan``, ``ln``).
+    spellings: tuple[str, ...] = ()
+    #: LaTeX commands that name it, without the backslash.
+    latex: tuple[str, ...] = ()
+    #: On a float matrix: numpy, elementwise unless said otherwise; None when
+    #: the function means nothing for a matrix.
+    array: Callable[..., Array] | None = None
+    #: On a matrix of mpmath numbers (object array); None: ``precise`` elementwise.
+    precise_array: Callable[..., Array] | None = None
+    #: At 50 digits its cost does not grow with the size of its argument
+    #: (``sqrt``, ``log``); others (``exp``, ``sin``, ``gamma``) need digits in
+    #: proportion to the argument's magnitude and are priced before they start.
+    cheap: bool = False
+    #: Meant for a matrix (``softmax``; of a single number it is 1): its
+    #: SymPy form is a bare function name, not a value.
+    matrix_only: bool = False
+
+
+# -- helpers shared by several entries ---------------------------------------
+
+
+def _real_cbrt(value: float) -> float:
+    return math.copysign(abs(value) ** (1 / 3), value)
+
+
+def _precise_cbrt(value: Scalar) -> Scalar:
+    if isinstance(value, mpmath.mpc):
+        return mpmath.cbrt(value)
+    return mpmath.cbrt(value) if value >= 0 else -mpmath.cbrt(-value)
+
+
+def _complex_cbrt(value: complex) -> complex:
+    # The real cube root on the real line (answers are real-valued), the
+    # principal one elsewhere.
+    if value.imag == 0:
+        return complex(_real_cbrt(value.real))
+    return complex(value ** (1 / 3))
+
+
+def _real_sigmoid(value: float) -> float:
+    # Written so that neither branch overflows: exp of a negative number only.
+    if value >= 0:
+        return 1 / (1 + math.exp(-value))
+    weight = math.exp(value)
+    return weight / (1 + weight)
+
+
+def _via_mpmath(function: Callable[..., Scalar]) -> Callable[..., complex]:
+    """A complex evaluation through mpmath, for what cmath lacks (erf, gamma)."""
+
+    def evaluate(*args: complex) -> complex:
+        return complex(function(*(mpmath.mpc(arg) for arg in args)))
+
+    return evaluate
+
+
+def _real_factorial(value: float) -> float:
+    if value < 0 and value == math.floor(value):
+        raise ValueError("factorial of a negative integer")
+    return math.gamma(value + 1)
+
+
+def _precise_factorial(value: Scalar) -> Scalar:
+    return mpmath.gamma(value + 1)
+
+
+def _real_extreme(pick: Callable[..., Any]) -> Callable[..., float]:
+    def evaluate(*args: float) -> float:
+        return float(pick(args))
+
+    return evaluate
+
+
+def _complex_extreme(pick: Callable[..., Any]) -> Callable[..., complex]:
+    def evaluate(*args: complex) -> complex:
+        if any(abs(arg.imag) > 1e-12 * (1 + abs(arg)) for arg in args):
+            raise ValueError("max and min compare real numbers")
+        return complex(pick(arg.real for arg in args))
+
+    return evaluate
+
+
+def _precise_extreme(pick: Callable[..., Any]) -> Callable[..., Scalar]:
+    def evaluate(*args: Scalar) -> Scalar:
+        if any(isinstance(arg, mpmath.mpc) and arg.imag != 0 for arg in args):
+            return mpmath.mpc(0, 1)  # not real: the evaluator skips the point
+        return pick(mpmath.re(arg) for arg in args)
+
+    return evaluate
+
+
+def _array_extreme(pick: Callable[..., Array]) -> Callable[..., Array]:
+    def evaluate(*args: Array) -> Array:
+        result = np.asarray(args[0])
+        for arg in args[1:]:
+            result = pick(result, arg)
+        return result
+
+    return evaluate
+
+
+def _object_extreme(pick: Callable[..., Any]) -> Callable[..., Array]:
+    def evaluate(*args: Array) -> Array:
+        arrays = np.broadcast_arrays(*(np.asarray(arg, dtype=object) for arg in args))
+        result = np.empty(arrays[0].shape, dtype=object)
+        for index in np.ndindex(result.shape):
+            result[index] = pick(array[index] for array in arrays)
+        return result
+
+    return evaluate
+
+
+def softmax_rows(values: Array, exp: Callable[[Any], Any]) -> Array:
+    """Softmax along each row of a matrix, in whatever arithmetic ``exp`` uses."""
+    shifted = values - np.max(values, axis=1, keepdims=True)
+    weights = np.frompyfunc(exp, 1, 1)(shifted) if values.dtype == object else exp(shifted)
+    return weights / np.sum(weights, axis=1, keepdims=True)
+
+
+def _one(*_: Any) -> float:
+    return 1.0
+
+
+def _inert(name: str) -> Callable[[Any], Callable[..., Any]]:
+    """A SymPy form that is only a name: SymPy's own floor, ceiling and real_root
+    evaluate numbers to hundreds of digits as they are built (floor(exp(1000))
+    did not return), in code no timer can stop. The verdict is numeric; the
+    read-back only has to print it."""
+    return lambda sp: sp.Function(name)
+
+
+def _sympy_sigmoid(sp: Any) -> Callable[[Any], Any]:
+    return lambda x: 1 / (1 + sp.exp(-x))
+
+
+def _sympy_log(sp: Any) -> Callable[..., Any]:
+    return lambda x, base=None: sp.log(x) if base is None else sp.log(x, base)
+
+
+def _real_log(value: float, base: float | None = None) -> float:
+    if base is None:
+        return math.log(value)
+    return math.log(value) / math.log(base)
+
+
+def _complex_log(value: complex, base: complex | None = None) -> complex:
+    if base is None:
+        return cmath.log(value)
+    return cmath.log(value) / cmath.log(base)
+
+
+def _precise_log(value: Scalar, base: Scalar | None = None) -> Scalar:
+    if base is None:
+        return mpmath.log(value)
+    return mpmath.log(value) / mpmath.log(base)
+
+
+def _array_log(value: Array, base: Array | None = None) -> Array:
+    if base is None:
+        return np.log(value)
+    return np.log(value) / np.log(base)
+
+
+def _reciprocal(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: 1 / function(value)
+
+
+def _fixed_log(base: float) -> dict[str, Any]:
+    """The evaluations of a logarithm to a fixed base (lg, lb)."""
+    return {
+        "real": lambda x: math.log(x) / math.log(base),
+        "complex": lambda x: cmath.log(x) / math.log(base),
+        "precise": lambda x: mpmath.log(x) / mpmath.log(base),
+        "array": lambda x: np.log(x) / np.log(base),
+        "sympy": lambda sp: lambda x: sp.log(x, base if base != 10 else sp.Integer(10)),
+        "cheap": True,
+    }
+
+
+def _elementary(
+    name: str,
+    module_name: str,
+    sympy_name: str | None = None,
+    *,
+    spellings: Sequence[str] = (),
+    latex: Sequence[str] = (),
+    cheap: bool = False,
+) -> Function:
+    """An entry whose evaluations are math/cmath/mpmath/numpy functions of one name."""
+    numpy_names = {"asin": "arcsin", "acos": "arccos", "atan": "arctan"}
+    numpy_names |= {"asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh"}
+    target = sympy_name or name
+    return Function(
+        name=name,
+        arity=(1, 1),
+        real=getattr(math, module_name),
+        complex=getattr(cmath, module_name),
+        precise=getattr(mpmath, module_name),
+        sympy=lambda sp: getattr(sp, target),
+        spellings=tuple(spellings),
+        latex=tuple(latex),
+        array=getattr(np, numpy_names.get(module_name, module_name)),
+        cheap=cheap,
+    )
+
+
+def _reciprocal_of(
+    name: str, base: str, *, spellings: Sequence[str] = (), latex: Sequence[str] = ()
+) -> Function:
+    """sec, csc, cot, sech, csch, coth: one over a function of the table."""
+    return Function(
+        name=name,
+        arity=(1, 1),
+        real=_reciprocal(getattr(math, base)),
+        complex=_reciprocal(getattr(cmath, base)),
+        precise=getattr(mpmath, name),
+        sympy=lambda sp: getattr(sp, name),
+        spellings=tuple(spellings),
+        latex=tuple(latex),
+        array=_reciprocal(getattr(np, base)),
+    )
+
+
+_MAX, _MIN = max, min
+
+REGISTRY: tuple[Function, ...] = (
+    Function(
+        "sqrt", (1, 1), math.sqrt, cmath.sqrt, mpmath.sqrt, lambda sp: sp.sqrt,
+        array=np.sqrt, cheap=True,
+    ),
+    Function(
+        "cbrt", (1, 1), _real_cbrt, _complex_cbrt, _precise_cbrt,
+        _inert("cbrt"), array=np.cbrt, cheap=True,
+    ),
+    _elementary("exp", "exp", latex=("exp",)),
+    Function(
+        "log", (1, 2), _real_log, _complex_log, _precise_log, _sympy_log,
+        spellings=("ln",), latex=("log", "ln"), array=_array_log, cheap=True,
+    ),
+    Function("lg", (1, 1), **_fixed_log(10), spellings=("log10",), latex=("lg",)),
+    Function("lb", (1, 1), **_fixed_log(2), spellings=("log2",)),
+    _elementary("sin", "sin", latex=("sin",)),
+    _elementary("cos", "cos", latex=("cos",)),
+    _elementary("tan", "tan", latex=("tan",)),
+    _reciprocal_of("sec", "cos", latex=("sec",)),
+    _reciprocal_of("csc", "sin", spellings=("cosec",), latex=("csc",)),
+    _reciprocal_of("cot", "tan", latex=("cot",)),
+    _elementary("asin", "asin", spellings=("arcsin",), latex=("arcsin",), cheap=True),
+    _elementary("acos", "acos", spellings=("arccos",), latex=("arccos",), cheap=True),
+    _elementary("atan", "atan", spellings=("arctan",), latex=("arctan",), cheap=True),
+    _elementary("sinh", "sinh", latex=("sinh",)),
+    _elementary("cosh", "cosh", latex=("cosh",)),
+    _elementary("tanh", "tanh", latex=("tanh",)),
+    _reciprocal_of("sech", "cosh"),
+    _reciprocal_of("csch", "sinh"),
+    _reciprocal_of("coth", "tanh", latex=("coth",)),
+    _elementary("asinh", "asinh", spellings=("arsinh", "arcsinh"), cheap=True),
+    _elementary("acosh", "acosh", spellings=("arcosh", "arccosh"), cheap=True),
+    _elementary("atanh", "atanh", spellings=("artanh", "arctanh"), cheap=True),
+    Function(
+        "sigmoid", (1, 1), _real_sigmoid,
+        lambda x: 1 / (1 + cmath.exp(-x)), lambda x: 1 / (1 + mpmath.exp(-x)),
+        _sympy_sigmoid, spellings=("σ", "sigma", "logistic"),
+        array=lambda x: 1 / (1 + np.exp(-x)),
+    ),
+    Function(
+        "softmax", (1, 1), _one, lambda _: complex(1), lambda _: mpmath.mpf(1),
+        lambda sp: sp.Function("softmax"),
+        array=lambda x: softmax_rows(x, np.exp),
+        precise_array=lambda x: softmax_rows(x, mpmath.exp),
+        cheap=True,
+        matrix_only=True,
+    ),
+    Function(
+        "abs", (1, 1), math.fabs, lambda x: complex(abs(x)), mpmath.fabs, lambda sp: sp.Abs,
+        spellings=("Abs",), array=np.abs, cheap=True,
+    ),
+    Function(
+        "max", (2, 8), _real_extreme(_MAX), _complex_extreme(_MAX), _precise_extreme(_MAX),
+        lambda sp: sp.Max, latex=("max",), array=_array_extreme(np.maximum),
+        precise_array=_object_extreme(_MAX), cheap=True,
+    ),
+    Function(
+        "min", (2, 8), _real_extreme(_MIN), _complex_extreme(_MIN), _precise_extreme(_MIN),
+        lambda sp: sp.Min, latex=("min",), array=_array_extreme(np.minimum),
+        precise_array=_object_extreme(_MIN), cheap=True,
+    ),
+    Function(
+        "factorial", (1, 1), _real_factorial, _via_mpmath(_precise_factorial),
+        _precise_factorial, lambda sp: sp.factorial,
+    ),
+    Function(
+        "floor", (1, 1), lambda x: float(math.floor(x)),
+        lambda x: complex(math.floor(x.real), math.floor(x.imag)), mpmath.floor,
+        _inert("floor"), array=np.floor, cheap=True,
+    ),
+    Function(
+        "ceil", (1, 1), lambda x: float(math.ceil(x)),
+        lambda x: complex(math.ceil(x.real), math.ceil(x.imag)), mpmath.ceil,
+        _inert("ceil"), spellings=("ceiling",), array=np.ceil,
+        cheap=True,
+    ),
+    Function(
+        "erf", (1, 1), math.erf, _via_mpmath(mpmath.erf), mpmath.erf, lambda sp: sp.erf,
+        array=np.vectorize(math.erf, otypes=[float]), cheap=True,
+    ),
+)  # fmt: skip
+
+#: Each function by its canonical name.
+BY_NAME: dict[str, Function] = {entry.name: entry for entry in REGISTRY}
+
+
+def arities() -> dict[str, tuple[int, int]]:
+    """Canonical name -> (least, most) arguments: what the parser accepts."""
+    return {entry.name: entry.arity for entry in REGISTRY}
+
+
+def spellings() -> dict[str, str]:
+    """Every other name a learner may type -> the canonical name."""
+    return {spelling: entry.name for entry in REGISTRY for spelling in entry.spellings}
+
+
+def latex_commands() -> dict[str, str]:
+    """LaTeX command (no backslash) -> canonical name."""
+    return {command: entry.name for entry in REGISTRY for command in entry.latex}
+
+
+def canonical_name(name: str) -> str | None:
+    """The function a typed name means, or None when it names no function."""
+    if name in BY_NAME:
+        return name
+    return spellings().get(name) or latex_commands().get(name)

@@ -1,0 +1,164 @@
+"""Choosing what to study by a card's state: due now, weakest recall, never seen.
+
+Feeds ``quiz --due | --weak [N] | --new``, the state column of ``list`` and
+the status printed by a bare ``quizzer``. Listing must stay fast, so reading
+states needs neither the FSRS package nor anything heavy: the due time is
+read straight from the stored FSRS state. Only :func:`weakest` asks FSRS for
+each card's probability of recall. Time always comes in as ``now``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quizzer.progress.store import Store
+
+#: How many cards ``--weak`` picks when no number follows it.
+DEFAULT_WEAK = 10
+
+
+class Pick(enum.Enum):
+    """Which cards a session is about."""
+
+    DUE = "due"
+    WEAK = "weak"
+    NEW = "new"
+
+
+@dataclass(frozen=True)
+class CardState:
+    """Where one card stands: when it is next due (None: never reviewed) and reviews so far."""
+
+    due: datetime | None
+    seen: int
+
+    @property
+    def new(self) -> bool:
+        return self.due is None
+
+    def is_due(self, now: datetime) -> bool:
+        return self.due is not None and self.due <= now
+
+    def label(self, now: datetime) -> str:
+        """``new``, ``due``, or the UTC date the card is next due (``2026-12-03``)."""
+        if self.due is None:
+            return "new"
+        return "due" if self.due <= now else self.due.date().isoformat()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``due`` (ISO 8601, null for a new card) and ``seen``, as ``list --json`` prints them."""
+        return {"due": self.due.isoformat() if self.due else None, "seen": self.seen}
+
+
+NEW_CARD = CardState(None, 0)
+
+
+def states_from(
+    fsrs_states: Mapping[str, Mapping[str, Any]], review_counts: Mapping[str, int]
+) -> dict[str, CardState]:
+    """Each scheduled card's state, from stored FSRS states and review counts.
+
+    Follow-up items (``card#follow-1``) are scheduled too, but are not cards.
+    A state whose due time cannot be read counts as due now rather than new:
+    the card has been seen, and reviewing it again repairs the state.
+    """
+    states = {}
+    for card_id, state in fsrs_states.items():
+        if "#" in card_id:
+            continue
+        states[card_id] = CardState(_due_of(state), review_counts.get(card_id, 0))
+    return states
+
+
+def read_states(store: Store) -> dict[str, CardState]:
+    """Every scheduled card's state in the progress database."""
+    return states_from(store.fsrs_cards(), store.review_counts())
+
+
+def _due_of(state: Mapping[str, Any]) -> datetime:
+    try:
+        due = datetime.fromisoformat(str(state["due"]))
+    except (KeyError, TypeError, ValueError):
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return due if due.tzinfo is not None else due.replace(tzinfo=timezone.utc)
+
+
+def choose(
+    card_ids: Sequence[str],
+    states: Mapping[str, CardState],
+    now: datetime,
+    pick: Pick,
+    *,
+    weak: int = DEFAULT_WEAK,
+    fsrs_states: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
+    """The cards among ``card_ids`` that ``pick`` asks for, in the order to study them.
+
+    Due cards come most overdue first; new cards keep the order given; weak
+    cards come lowest probability of recall first (``weak`` of them), which
+    needs ``fsrs_states``.
+    """
+    if pick is Pick.NEW:
+        return [c for c in card_ids if states.get(c, NEW_CARD).new]
+    if pick is Pick.DUE:
+        due = [c for c in card_ids if states.get(c, NEW_CARD).is_due(now)]
+        return sorted(due, key=lambda c: states[c].due or now)
+    return weakest([c for c in card_ids if c in states], fsrs_states or {}, now, weak)
+
+
+def weakest(
+    card_ids: Sequence[str],
+    fsrs_states: Mapping[str, Mapping[str, Any]],
+    now: datetime,
+    count: int,
+) -> list[str]:
+    """The ``count`` seen cards least likely to be recalled now, according to FSRS."""
+    from quizzer.progress.schedule import make_scheduler, retrievability
+
+    scheduler = make_scheduler(fuzz=False)
+    recall = {
+        c: retrievability(scheduler, c, fsrs_states[c], now) for c in card_ids if c in fsrs_states
+    }
+    # sorted() is stable: cards equally weak keep the order given.
+    return sorted(recall, key=recall.__getitem__)[:count]
+
+
+@dataclass(frozen=True)
+class Status:
+    """What a bare ``quizzer`` says: cards due now, new cards, study streak, next due."""
+
+    cards: int
+    due: int
+    new: int
+    streak: int
+    next_due: datetime | None
+
+
+def status(
+    card_ids: Sequence[str], states: Mapping[str, CardState], study_days: set[date], now: datetime
+) -> Status:
+    """The learner's standing over ``card_ids`` at ``now``."""
+    known = [states[c] for c in card_ids if c in states]
+    later = [s.due for s in known if s.due is not None and s.due > now]
+    return Status(
+        cards=len(card_ids),
+        due=sum(1 for s in known if s.is_due(now)),
+        new=len(card_ids) - len(known),
+        streak=streak(study_days, now.date()),
+        next_due=min(later) if later else None,
+    )
+
+
+def streak(days: set[date], today: date) -> int:
+    """Consecutive study days ending today (or yesterday, if today is not over yet)."""
+    current = today if today in days else today - timedelta(days=1)
+    count = 0
+    while current in days:
+        count += 1
+        current -= timedelta(days=1)
+    return count
