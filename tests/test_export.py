@@ -271,3 +271,17 @@ def test_an_export_of_one_card_counts_it_in_the_singular(invoke, write_card, tmp
     result = invoke("export", kind, str(tmp_path / "out"), *args)
     assert result.exit_code == 0, result.output
     assert f"wrote 1 {noun} to" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["anki", "markdown", "json"])
+def test_every_export_takes_the_cards_to_write_by_name(invoke, tmp_path, kind):
+    out = tmp_path / "out"
+    result = invoke("export", kind, str(out), "attention", "layer-norm")
+    assert result.exit_code == 0, result.output
+    noun = "notes" if kind == "anki" else "cards"
+    assert f"wrote 2 {noun} to" in result.stderr
+    if kind == "json":
+        assert [c["id"] for c in json.loads(out.read_text())] == ["attention", "layer-norm"]
+    unknown = invoke("export", kind, str(tmp_path / "other"), "no-such-card")
+    assert unknown.exit_code == 2 and "unknown card 'no-such-card'" in unknown.stderr
+    assert not (tmp_path / "other").exists()

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from quizzer.cli.common import DeckOption, TagsOption, complete_card, screen_for
+from quizzer.cli.common import DeckOption, TagsOption, screen_for
+from quizzer.cli.sessions import CardsArgument
 from quizzer.errors import QuizzerError
 from quizzer.files import check_writable
 
@@ -32,12 +33,7 @@ def _cards(
 def anki(
     ctx: typer.Context,
     out: OutArgument,
-    cards: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="[CARD]...", help="Card ids or files.", autocompletion=complete_card
-        ),
-    ] = None,
+    cards: CardsArgument = None,
     tag: TagsOption = None,
     deck: DeckOption = None,
 ) -> None:
@@ -59,14 +55,19 @@ def anki(
 
 
 def _write_cards(
-    ctx: Any, out: Path, tag: list[str] | None, deck: list[Path] | None, render: Any
+    ctx: Any,
+    out: Path,
+    cards: list[str] | None,
+    tag: list[str] | None,
+    deck: list[Path] | None,
+    render: Any,
 ) -> None:
     """Write the chosen cards to ``out`` as ``render`` formats them."""
     from quizzer.export.markdown import write_text
     from quizzer.ui.widgets import counted
 
     check_writable(out)
-    chosen = _cards(ctx, None, tag, deck)
+    chosen = _cards(ctx, cards, tag, deck)
     try:
         write_text(out, render([c.card for c in chosen]))
     except OSError as error:
@@ -76,20 +77,28 @@ def _write_cards(
 
 @app.command("markdown")
 def markdown(
-    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+    ctx: typer.Context,
+    out: OutArgument,
+    cards: CardsArgument = None,
+    tag: TagsOption = None,
+    deck: DeckOption = None,
 ) -> None:
     """Write a printable Markdown study sheet: formulas, bullets, red flags, follow-ups.
 
-    Example: [bold]quizzer export markdown sheet.md[/bold]
+    Example: [bold]quizzer export markdown sheet.md attention layer-norm[/bold]
     """
     from quizzer.export.markdown import markdown_sheet
 
-    _write_cards(ctx, out, tag, deck, markdown_sheet)
+    _write_cards(ctx, out, cards, tag, deck, markdown_sheet)
 
 
 @app.command("json")
 def json_(
-    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+    ctx: typer.Context,
+    out: OutArgument,
+    cards: CardsArgument = None,
+    tag: TagsOption = None,
+    deck: DeckOption = None,
 ) -> None:
     """Write the cards as a JSON list; each item matches `quizzer schema`.
 
@@ -102,7 +111,8 @@ def json_(
     _write_cards(
         ctx,
         out,
+        cards,
         tag,
         deck,
-        lambda cards: json.dumps(deck_json(cards), indent=2, ensure_ascii=False) + "\n",
+        lambda chosen: json.dumps(deck_json(chosen), indent=2, ensure_ascii=False) + "\n",
     )

@@ -40,7 +40,7 @@ app = typer.Typer()
 CardsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="CARD",
+        metavar="[CARD]...",
         help="Card ids or card files (default: every card).",
         show_default=False,
         autocompletion=complete_card,
