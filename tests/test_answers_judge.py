@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from quizzer import judge as public_judge
 from quizzer.answers import CardJudge, judge_bounded
-from quizzer.answers.judge import match_words, normalise_words, within_one_edit
+from quizzer.answers.judge import match_words, normalise_words
 from quizzer.answers.symbolic import to_sympy
 from quizzer.answers.syntax import Binary, Call, Num, TooLarge
+from quizzer.answers.words import within_one_edit
 from quizzer.cards.deck import deck_sources, load_card_file, load_deck
 from quizzer.cards.model import Card
 
@@ -122,7 +123,9 @@ def test_scale_rejects_with_a_reason(text, feedback):
 @pytest.mark.parametrize(
     ("text", "status", "feedback"),
     [
-        ("sqrt(d_model)", "unreadable", "unknown symbol 'd_model' (this card uses d_k, Q, K, V)"),
+        ("sqrt(d_keys)", "unreadable", "unknown symbol 'd_keys' (this card uses d_k, Q, K, V,"),
+        # issue 14: the card declares d_model, so the red flag meets its teaching feedback
+        ("sqrt(d_model)", "wrong", "over-shrinks them by a factor of sqrt(h)"),
         ("sqrt(d_k))", "unreadable", "unexpected ')' at column 10"),
         ("sqrt(", "unreadable", "ends too early"),
         ("", "unanswered", "not answered"),
@@ -318,7 +321,9 @@ def test_word_blank_with_phrase_answer():
     assert judge.judge("b", "Layer Norm").correct
     assert judge.judge("b", "layernorm").correct
     assert judge.judge("b", "batch norm").feedback == "over the batch"
-    assert judge.judge("b", "group norm").feedback == "not an accepted answer"
+    assert judge.judge("b", "group norm").feedback == (
+        "not an accepted answer: expected a phrase of about 2 words"
+    )
 
 
 # -- properties -------------------------------------------------------------------

@@ -17,14 +17,22 @@ from quizzer.answers.judge import (
     is_phrase,
     normalise_words,
 )
-from quizzer.answers.syntax import AnswerError, Node, parse
+from quizzer.answers.syntax import (
+    AnswerError,
+    CircularDefinition,
+    Node,
+    SymbolTable,
+    parse,
+    tokenize,
+)
 from quizzer.cards.model import Blank, Card, CardProblem
+from quizzer.cards.names import is_notation
 
 
 def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProblem]:
     """Problems with a card's answers, each located at the entry concerned."""
     judge = judge or CardJudge(card)
-    problems: list[CardProblem] = []
+    problems = symbol_problems(card, judge.table)
     for name, blank in card.blanks.items():
         where = ("blanks", name)
         problems.extend(_forbid_problems(judge, name, blank))
@@ -75,6 +83,37 @@ def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProb
     return problems
 
 
+def symbol_problems(card: Card, table: SymbolTable) -> list[CardProblem]:
+    """Notations that do not read, and definitions that do not read, use
+    undeclared names or go round in a circle."""
+    problems: list[CardProblem] = []
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            if not is_notation(alias):
+                continue
+            try:
+                tokenize(alias)
+            except AnswerError as error:
+                problems.append(
+                    CardProblem(
+                        ("symbols", name, "aliases", index),
+                        f"notation does not read: {error.message}",
+                    )
+                )
+        if symbol.value is not None:
+            try:
+                table.expand(name)
+            except CircularDefinition as error:
+                problems.append(CardProblem(("symbols", name, "value"), error.message))
+            except AnswerError as error:
+                problems.append(
+                    CardProblem(
+                        ("symbols", name, "value"), f"definition does not read: {error.message}"
+                    )
+                )
+    return problems
+
+
 def _forbid_problems(judge: CardJudge, name: str, blank: Blank) -> list[CardProblem]:
     """Each forbidden word must name a function or a symbol, and the answer use none."""
     problems = []
@@ -87,7 +126,7 @@ def _forbid_problems(judge: CardJudge, name: str, blank: Blank) -> list[CardProb
                 )
             )
     try:
-        used = forbidden_in(parse(blank.answer, judge.table), blank, judge.table)
+        used = forbidden_in(parse(blank.answer, judge.table, expand=False), blank, judge.table)
     except AnswerError:
         return problems  # reported where the answer is checked
     if used:

@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -40,10 +41,13 @@ from quizzer.answers.syntax import (
     Node,
     SymbolTable,
     TooLarge,
+    expand_definitions,
     parse,
 )
 from quizzer.answers.tree import functions_used, numbers_in, symbols_used
+from quizzer.answers.words import WordJudge, expected_kind
 from quizzer.cards.model import Blank, Card
+from quizzer.cards.names import is_notation
 
 POINTS = 12
 #: Points where both sides are real that an "equal" verdict needs at least.
@@ -74,6 +78,8 @@ class Verdict:
     decided_by: str | None = None
     #: For unreadable answers: the 1-based column the problem is at.
     column: int | None = None
+    #: For word blanks: every accepted form, to show when the answer is revealed.
+    accepted: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The contract's per-blank JSON object (DESIGN.md, item 5)."""
@@ -91,15 +97,19 @@ def unanswered(blank: str) -> Verdict:
 
 
 def symbol_table(card: Card) -> SymbolTable:
+    """The names, notations and definitions an answer to ``card`` may use."""
     canonical: dict[str, str] = {}
+    notations: dict[str, str] = {}
     for name, symbol in card.symbols.items():
         canonical[name] = name
         for alias in symbol.aliases:
-            canonical.setdefault(alias, name)
+            (notations if is_notation(alias) else canonical).setdefault(alias, name)
     return SymbolTable(
         canonical=canonical,
         matrices=frozenset(n for n, s in card.symbols.items() if s.matrix),
         positives=frozenset(n for n, s in card.symbols.items() if s.positive),
+        notations=notations,
+        definitions={n: s.value for n, s in card.symbols.items() if s.value is not None},
     )
 
 
@@ -116,39 +126,10 @@ def normalise_words(text: str) -> str:
     return _ARTICLES.sub("", words)
 
 
-def within_one_edit(a: str, b: str) -> bool:
-    """True when ``a`` becomes ``b`` by one insertion, deletion, substitution or swap."""
-    if a == b:
-        return True
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        if len(diffs) == 1:
-            return True
-        return (
-            len(diffs) == 2
-            and diffs[1] == diffs[0] + 1
-            and a[diffs[0]] == b[diffs[1]]
-            and (a[diffs[1]] == b[diffs[0]])
-        )
-    shorter, longer = sorted((a, b), key=len)
-    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
-
-
 def match_words(text: str, accepted: Sequence[str]) -> tuple[str, bool] | None:
     """The accepted phrase ``text`` matches and whether a typo was forgiven."""
-    given = normalise_words(text)
-    if not given:
-        return None
-    for phrase in accepted:
-        if given == normalise_words(phrase):
-            return phrase, False
-    for phrase in accepted:
-        target = normalise_words(phrase)
-        if len(target.replace(" ", "")) >= 5 and within_one_edit(given, target):
-            return phrase, True
-    return None
+    found = WordJudge(accepted).match(text)
+    return None if found is None else (found.phrase, found.typo)
 
 
 # -- compiled blanks ------------------------------------------------------------
@@ -196,6 +177,7 @@ class _CompiledBlank:
     expected: _Expected | None
     problem: str | None  # why the expected answer itself could not be read
     wrong: list[tuple[_Expected, str]] = field(default_factory=list)
+    synonyms: list[list[str]] = field(default_factory=list)
 
     @property
     def is_word_blank(self) -> bool:
@@ -206,6 +188,12 @@ class _CompiledBlank:
     def accepted_words(self) -> list[str]:
         words = list(self.blank.also)
         return [self.blank.answer, *words] if self.is_word_blank else words
+
+    @cached_property
+    def words(self) -> WordJudge:
+        """The blank's phrases, right and known-wrong, as words are matched."""
+        wrong = [entry.answer for entry in self.blank.wrong] if self.is_word_blank else []
+        return WordJudge(self.accepted_words, wrong, self.synonyms)
 
 
 @dataclass
@@ -244,7 +232,7 @@ def forbidden_names(blank: Blank, table: SymbolTable) -> dict[str, str]:
     """Canonical function or symbol name -> the forbidden word as the card spells it."""
     names = {}
     for word in blank.forbid:
-        canonical = functions.canonical_name(word) or table.canonical.get(word, word)
+        canonical = functions.canonical_name(word) or table.symbol(word) or word
         names[canonical] = word
     return names
 
@@ -288,7 +276,8 @@ class CardJudge:
                     wrong.append((self._expected(entry.answer), entry.feedback))
                 except (AnswerError, numeric.NotDefined):
                     continue  # `validate` reports it; judging carries on without it
-            self._blanks[name] = _CompiledBlank(name, blank, expected, problem, wrong)
+            synonyms = [list(group) for group in self.card.synonyms]
+            self._blanks[name] = _CompiledBlank(name, blank, expected, problem, wrong, synonyms)
         return self._blanks[name]
 
     def _expected(self, text: str) -> _Expected:
@@ -368,21 +357,20 @@ class CardJudge:
         if not given:
             return Verdict(name, text, False, "unanswered", feedback="not answered")
         compiled = self.compiled(name)
-        words = match_words(given, compiled.accepted_words)
-        if words is not None:
-            phrase, typo = words
-            note = f"accepted — spelled '{phrase}'" if typo else None
+        matched = compiled.words.match(given)
+        if matched is not None:
+            note = f"accepted — spelled '{matched.phrase}'" if matched.typo else None
+            phrase = matched.phrase
             return Verdict(name, text, True, "correct", phrase, phrase, note, "words")
         if compiled.is_word_blank:
-            for entry in compiled.blank.wrong:
-                if match_words(given, [entry.answer]) is not None:
-                    return Verdict(name, text, False, "wrong", None, None, entry.feedback, "words")
-            return Verdict(
-                name, text, False, "wrong", None, None, "not an accepted answer", "words"
-            )
+            return self._word_miss(compiled, text)
         try:
-            tree = parse(text, self.table)  # not stripped: columns count in what was typed
+            # not stripped: columns count in what was typed
+            written = parse(text, self.table, expand=False)
+            tree = expand_definitions(written, self.table)  # p -> sigmoid(z)
             interpreted, pretty, expr = self._read_back(tree) if read_back else (None, None, None)
+            if read_back and written is not tree:  # show p - y as typed, not written out
+                interpreted, pretty, _ = self._read_back(written)
         except TooLarge as error:
             return Verdict(
                 name, text, False, "too_large", feedback=error.message, decided_by="limits"
@@ -403,7 +391,7 @@ class CardJudge:
 
         if compiled.expected is None:
             return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
-        forbidden = forbidden_in(tree, compiled.blank, self.table)
+        forbidden = forbidden_in(written, compiled.blank, self.table)
         if forbidden:
             named = ", ".join(forbidden)
             return wrong(
@@ -466,6 +454,19 @@ class CardJudge:
             expected.sympy_form = self._sympy(expected.tree)
             expected.sympy_tried = True
         return expected.sympy_form
+
+    def _word_miss(self, compiled: _CompiledBlank, text: str) -> Verdict:
+        """A word answer that matched no accepted phrase: a known wrong one, or a miss
+        that says what kind of answer is wanted."""
+        blank = compiled.blank
+        accepted = tuple(blank.accepted_forms())
+        known = compiled.words.match_wrong(text)
+        feedback = next((entry.feedback for entry in blank.wrong if entry.answer == known), None)
+        if feedback is None:
+            feedback = f"not an accepted answer: {expected_kind(blank.answer, blank.expects)}"
+        return Verdict(
+            compiled.name, text, False, "wrong", None, None, feedback, "words", accepted=accepted
+        )
 
     def _sympy(self, tree: Node) -> Any:
         from quizzer.answers import symbolic

@@ -69,7 +69,9 @@ class JudgeWorker:
             except (OSError, queue.Empty):
                 reply = None
             if reply is not None:
-                return Verdict(**json.loads(reply))
+                fields = json.loads(reply)
+                fields["accepted"] = tuple(fields.get("accepted", ()))  # JSON made it a list
+                return Verdict(**fields)
             self._stop()  # overran, or died (out of memory): the next call starts afresh
             self.restarts += 1
         return Verdict(

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from quizzer.cards.names import is_notation, name_key, notation_key
 from quizzer.cards.sections import STRICT_SECTIONS
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -38,6 +39,9 @@ def _answer_text(value: Any) -> Any:
 AnswerText = Annotated[str, BeforeValidator(_answer_text), StringConstraints(min_length=1)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
+#: Another spelling of a symbol (``dk``, ``β₁``, ``\hat{m}``) or a written notation
+#: (``P(B|A)``, ``Var(X)``, ``E[X]``): one line, at most 60 characters.
+Alias = Annotated[str, StringConstraints(pattern=r"^\S(?:[^\n]{0,58}\S)?$")]
 CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 
@@ -52,7 +56,11 @@ Bound = Annotated[float | None, Field(allow_inf_nan=False)]
 class Symbol(_Strict):
     """A name an answer may use."""
 
-    aliases: list[Name] = Field(default_factory=list, description="Other spellings, e.g. dk.")
+    aliases: list[Alias] = Field(
+        default_factory=list,
+        description="Other spellings (dk, β₁, \\hat{m}) or written notations the parser reads "
+        "as this symbol wherever they appear (P(B|A), Var(X), E[X], f(x)).",
+    )
     positive: bool = Field(
         False, description="A positive real number: the same as range [0, null]."
     )
@@ -91,6 +99,11 @@ class Blank(_Strict):
     answer: AnswerText = Field(description="The expected answer, in answer syntax.")
     also: list[Text] = Field(default_factory=list, description="Accepted words or phrases.")
     hint: Text | None = None
+    expects: Text | None = Field(
+        None,
+        description="What kind of answer the blank wants, said after a miss without giving "
+        "it away, e.g. 'an axis of the activation tensor (batch, sequence or feature)'.",
+    )
     forbid: list[Name] = Field(
         default_factory=list,
         description="Names (functions or symbols) an answer may not use, e.g. the left-hand "
@@ -98,6 +111,10 @@ class Blank(_Strict):
     )
     wrong: list[WrongAnswer] = Field(default_factory=list)
     examples: list[Example] = Field(default_factory=list)
+
+    def accepted_forms(self) -> list[str]:
+        """Every accepted form, the answer first, without repeats: what a reveal shows."""
+        return list(dict.fromkeys([self.answer, *self.also]))
 
 
 class FollowUp(_Strict):
@@ -132,6 +149,11 @@ class Card(_Strict):
     prompt: Text = Field(description="The question; each {{name}} is a blank.")
     symbols: dict[Name, Symbol] = Field(default_factory=dict)
     blanks: dict[Name, Blank] = Field(description="The blanks, in prompt order.")
+    synonyms: list[list[Text]] = Field(
+        default_factory=list,
+        description="Groups of words or phrases that mean the same in this card's word "
+        "answers, e.g. [[feature, hidden, embedding]]; the first of each group is canonical.",
+    )
     intuition: Text | None = None
     explanation: Text | None = None
     worked_example: Text | None = Field(
@@ -272,18 +294,7 @@ def card_problems(card: Card) -> list[CardProblem]:
             )
         )
 
-    owner = {name: name for name in card.symbols}
-    for name, symbol in card.symbols.items():
-        for index, alias in enumerate(symbol.aliases):
-            if alias in owner:
-                problems.append(
-                    CardProblem(
-                        ("symbols", name, "aliases", index),
-                        f"alias '{alias}' is already used by symbol '{owner[alias]}'",
-                    )
-                )
-            else:
-                owner[alias] = name
+    problems.extend(_spelling_clashes(card))
     for name, symbol in card.symbols.items():
         problems.extend(
             CardProblem(("symbols", name, *field), message)
@@ -292,6 +303,36 @@ def card_problems(card: Card) -> list[CardProblem]:
     for index, other in enumerate(card.related):
         if other == card.id:
             problems.append(CardProblem(("related", index), "a card cannot be related to itself"))
+    return problems
+
+
+def _spelling_clashes(card: Card) -> list[CardProblem]:
+    """Two symbols that one typed name (or one notation) would match.
+
+    Names are compared by :func:`~quizzer.cards.names.name_key`, so ``beta_1``
+    and ``beta1`` clash, as do ``m_hat`` and ``\\hat{m}``.
+    """
+    problems: list[CardProblem] = []
+    owner: dict[str, tuple[str, str]] = {}  # key -> (symbol, spelling)
+    spellings: list[tuple[str, str, tuple[Hashable, ...], bool]] = [
+        (name, name, ("symbols", name), True) for name in card.symbols
+    ]
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            spellings.append((name, alias, ("symbols", name, "aliases", index), False))
+    for name, spelling, path, at_key in spellings:
+        key = notation_key(spelling) if is_notation(spelling) else name_key(spelling)
+        other, first = owner.setdefault(key, (name, spelling))
+        if other == name:
+            continue
+        if first == spelling:
+            message = f"alias '{spelling}' is already used by symbol '{other}'"
+        else:
+            message = (
+                f"'{spelling}' and '{first}' (symbol '{other}') are one name when typed: "
+                f"an answer could not tell '{name}' from '{other}'"
+            )
+        problems.append(CardProblem(path, message, at_key=at_key))
     return problems
 
 

@@ -94,7 +94,8 @@ def _latex(card: Card, blank: str) -> str | None:
 
         table = symbol_table(card)
         try:
-            return str(latex(to_sympy(parse(card.blanks[blank].answer, table), table)))
+            tree = parse(card.blanks[blank].answer, table, expand=False)
+            return str(latex(to_sympy(tree, table)))
         except AnswerError:
             return None
     except Exception:  # a printer gap must not stop an export

@@ -8,7 +8,7 @@ the line is for. The presentation layer renders both; nothing here prints.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -103,6 +103,8 @@ class Revealed:
     number: int
     answer: str
     because: Literal["asked", "out of tries"]
+    #: Every accepted form, the answer first (word blanks list their phrasings).
+    accepted: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

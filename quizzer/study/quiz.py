@@ -369,9 +369,15 @@ class QuizSession:
         blank.revealed = True
         if because == "asked":
             self._rejected = None  # asking for the answer concedes the last one
-        answer = self.card.blanks[self.blank].answer
+        spec = self.card.blanks[self.blank]
         number = self._at.blank_index + 1
-        revealed = Revealed(blank=self.blank, number=number, answer=answer, because=because)
+        revealed = Revealed(
+            blank=self.blank,
+            number=number,
+            answer=spec.answer,
+            because=because,
+            accepted=tuple(spec.accepted_forms()),
+        )
         return [revealed, *self._next_blank(now)]
 
     def _next_blank(self, now: datetime) -> list[Event]:

@@ -115,6 +115,9 @@ class SessionScreen(Output):
                 (event.answer, "bold green"),
             )
         )
+        if len(event.accepted) > 1:
+            also = ", ".join(event.accepted[1:])
+            self.out.print(Text(f"also accepted: {also}", style="green"), soft_wrap=True)
 
     def notice(self, event: flow.Notice) -> None:
         self.out.print(Text(event.text, style="dim"))
