@@ -134,17 +134,41 @@ def read_bounded(path: Path | str, limit: int) -> bytes:
 
 def _write_target(path: Path) -> tuple[Path, os.stat_result | None]:
     """The file to replace (a symlink's target, so the link survives) and its status."""
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
-        found = os.stat(target)
+        found = os.stat(path)
     except FileNotFoundError:
-        return target, None
+        found = None
     except OSError as error:
         raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
-    if not (stat.S_ISREG(found.st_mode) or _is_stream(found.st_mode)):
+    if found is not None and _is_stream(found.st_mode):
+        # Opened by its own name: /dev/stdout links to /proc/self/fd/1, whose
+        # real path for a pipe is "pipe:[N]", a name no one can open.
+        return path, found
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if found is None:
+        return target, None
+    if not stat.S_ISREG(found.st_mode):
         kind = kind_of(found.st_mode)
         raise NotRegularFile(f"cannot write {path}: it is {kind}", kind)
     return target, found
+
+
+def check_writable(path: Path | str) -> None:
+    """Fail now, before any work, if ``path`` could not be written later.
+
+    A drill or an export that learns only at the end that its output folder is
+    missing has wasted the user's time; this check runs first.
+
+    Raises:
+        FileProblem: the folder to write in does not exist.
+        NotRegularFile: ``path`` is a folder, socket or block device.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise NotRegularFile(f"cannot write {path}: it is a folder; give a file name", "a folder")
+    if not path.parent.is_dir():
+        raise FileProblem(f"cannot write {path}: no such folder {path.parent}", "no such folder")
+    _write_target(path)
 
 
 def _is_stream(mode: int) -> bool:

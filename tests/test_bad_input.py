@@ -414,3 +414,31 @@ def test_a_special_file_named_as_a_deck_is_one_line_and_exit_2(invoke, tmp_path,
     assert result.exit_code == 2, result.output
     assert "not a card file or folder" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+ESCAPES = "\x1b[2J\x1b]0;owned\x07\x9b31m"
+
+
+def test_control_characters_typed_as_answers_are_never_echoed_raw(invoke):
+    # Clear-screen, set-title and CSI sequences pasted as answers: every screen
+    # that repeats what was typed (verdict, override, history, overrides) shows
+    # them as visible symbols instead of sending them to the terminal.
+    typed = f"d_k{ESCAPES}"
+    quiz = invoke("quiz", "attention", input=f"{typed}\n{typed[1:]}\nd_k\n/override\nV\n")
+    shown = [
+        quiz.stdout,
+        invoke("stats", "attention").stdout,
+        invoke("overrides").stdout,
+    ]
+    assert quiz.exit_code == 0, quiz.output
+    for text in shown:
+        assert not any(ch in text for ch in "\x1b\x07\x9b"), repr(text)
+    assert "␛[2J␛]0;owned␇" in quiz.stdout
+    assert "counted as right [1] scale: d_k" in quiz.stdout
+
+
+def test_visible_keeps_one_column_per_character():
+    from quizzer.ui.widgets import visible
+
+    assert visible("a\tb\x00\x7f\x85é√\r\n") == "a\tb␀␡\ufffdé√␍\n"
+    assert len(visible(ESCAPES)) == len(ESCAPES)

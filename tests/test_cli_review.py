@@ -66,6 +66,28 @@ def test_stats_for_one_card(invoke):
     assert len(data["reviews"]) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "code", "shown"),
+    [
+        ("attentoin", 2, "unknown card 'attentoin'; did you mean attention"),
+        ("attention#follow-1", 0, "not scheduled yet"),
+        ("no-such-card#follow-1", 2, "unknown card 'no-such-card'"),
+        ("no-such-card", 2, "unknown card 'no-such-card'"),
+        ("layer-norm", 0, "no answers yet"),
+    ],
+)
+def test_stats_for_a_card_with_no_history_tells_a_typo_from_an_unstudied_card(
+    invoke, name, code, shown
+):
+    quiz(invoke, "sqrt(d_k)", "V")
+    result = invoke("stats", name)
+    assert result.exit_code == code, result.output
+    if code == 2:
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    if shown is not None:
+        assert shown in (result.stderr if code else result.stdout)
+
+
 def test_progress_export_import_reset(invoke, tmp_path):
     quiz(invoke, "sqrt(d_k)", "V")
     backup = tmp_path / "backup.json"

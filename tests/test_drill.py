@@ -268,8 +268,26 @@ def test_list_topics(invoke):
 def test_drill_errors(invoke, tmp_path):
     assert invoke("drill", "--tag", "nope", input="").exit_code == 2
     assert invoke("drill", "--minutes", "0", input="").exit_code == 2
-    result = invoke("drill", "--sheet", str(tmp_path / "no" / "x.md"), input="")
-    assert result.exit_code == 2 and "cannot write" in result.stderr
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "folder"])
+def test_an_unwritable_sheet_is_refused_before_the_drill_starts(invoke, tmp_path, where):
+    sheet = tmp_path / "no" / "x.md" if where == "missing-folder" else tmp_path
+    result = invoke("drill", "--sheet", str(sheet), input="sqrt(d_k)\n")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and str(tmp_path) in result.stderr
+    # Nothing was asked: the candidate learns of the bad path before drilling.
+    assert "card 1 of" not in result.stdout
+    assert invoke("stats", "--json").stdout.count('"attempts": 0') == 1
+
+
+def test_a_drill_left_before_any_answer_keeps_the_old_sheet(invoke, tmp_path):
+    sheet = tmp_path / "revise.md"
+    sheet.write_text("# my notes from yesterday\n")
+    result = invoke("drill", "--sheet", str(sheet), input="")
+    assert result.exit_code == 0
+    assert sheet.read_text() == "# my notes from yesterday\n"
+    assert "left as it was" in result.stderr and "written" not in result.stderr
 
 
 @pytest.mark.slow

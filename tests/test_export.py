@@ -18,6 +18,7 @@ from quizzer.cards.deck import load_card_file
 from quizzer.cards.model import Card
 from quizzer.export.anki import cloze_text
 from quizzer.export.markdown import markdown_sheet
+from tests.conftest import MINIMAL_CARD
 
 from .conftest import ATTENTION, REPO
 
@@ -238,3 +239,49 @@ def test_markdown_sheet_fences_code_and_keeps_long_items_together():
     assert "- first line\n  second line" in sheet
     with_fence = card.model_copy(update={"code": 'doc = """\n```\n"""'})
     assert '````python\ndoc = """\n```\n"""\n````' in markdown_sheet([with_fence])
+
+
+def test_json_export_from_the_warm_cache_is_silent_and_keeps_ranges(invoke, tmp_path):
+    import json
+
+    # The first run fills the card cache; the second reads ranges back from JSON.
+    for name in ("cold.json", "warm.json"):
+        result = invoke("export", "json", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert "Warning" not in result.stderr
+    cold = json.loads((tmp_path / "cold.json").read_text())
+    warm = json.loads((tmp_path / "warm.json").read_text())
+    assert warm == cold
+    ranges = [s["range"] for c in warm for s in c["symbols"].values() if s["range"]]
+    assert ranges and all(len(r) == 2 for r in ranges)
+
+
+@pytest.mark.parametrize("kind", ["anki", "markdown", "json"])
+def test_an_export_with_no_matching_card_says_so_in_its_own_words(invoke, tmp_path, kind):
+    result = invoke("export", kind, str(tmp_path / "out"), "--tag", "no-such-tag")
+    assert result.exit_code == 2
+    assert result.stderr == "quizzer: error: no cards with tag no-such-tag to export\n"
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("kind", "noun"), [("anki", "note"), ("markdown", "card")])
+def test_an_export_of_one_card_counts_it_in_the_singular(invoke, write_card, tmp_path, kind, noun):
+    card = write_card(MINIMAL_CARD.format(id="lonely-line") + "tags: [lonely]\n")
+    args = ["--deck", str(card), "--tag", "lonely"]
+    result = invoke("export", kind, str(tmp_path / "out"), *args)
+    assert result.exit_code == 0, result.output
+    assert f"wrote 1 {noun} to" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["anki", "markdown", "json"])
+def test_every_export_takes_the_cards_to_write_by_name(invoke, tmp_path, kind):
+    out = tmp_path / "out"
+    result = invoke("export", kind, str(out), "attention", "layer-norm")
+    assert result.exit_code == 0, result.output
+    noun = "notes" if kind == "anki" else "cards"
+    assert f"wrote 2 {noun} to" in result.stderr
+    if kind == "json":
+        assert [c["id"] for c in json.loads(out.read_text())] == ["attention", "layer-norm"]
+    unknown = invoke("export", kind, str(tmp_path / "other"), "no-such-card")
+    assert unknown.exit_code == 2 and "unknown card 'no-such-card'" in unknown.stderr
+    assert not (tmp_path / "other").exists()

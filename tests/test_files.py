@@ -58,6 +58,22 @@ def test_writing_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_pa
     assert real.read_text() == "new"
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_a_link_to_a_pipe_is_written_through_like_dev_stdout_into_a_pipe(tmp_path):
+    # `quizzer export markdown /dev/stdout | less`: /dev/stdout links to
+    # /proc/self/fd/1, whose real path ("pipe:[N]") cannot be opened.
+    read_end, write_end = os.pipe()
+    link = tmp_path / "stdout"
+    link.symlink_to(f"/proc/self/fd/{write_end}")
+    try:
+        write_atomic(link, "through the pipe\n")
+    finally:
+        os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        assert pipe.read() == b"through the pipe\n"
+    assert leftovers(tmp_path) == []
+
+
 def test_an_error_inside_the_block_leaves_the_old_file(tmp_path):
     target = tmp_path / "backup.json"
     target.write_text("precious")

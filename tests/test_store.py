@@ -253,6 +253,48 @@ def test_concurrent_creators_all_get_the_new_database(tmp_path):
             assert results == ["0"] * 6, results
 
 
+class LockedForAWhile:
+    """A connection whose switch to WAL finds the file locked ``times`` times.
+
+    That is what SQLite answers, at once and without the busy timeout, when
+    another process creating the same file switches at the same moment.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, times: int) -> None:
+        self.connection, self.times = connection, times
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if sql == "PRAGMA journal_mode = WAL" and self.times:
+            self.times -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return self.connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.connection, name)
+
+
+@pytest.mark.parametrize("times", [1, 5])
+def test_a_new_database_waits_for_another_opener_switching_it_to_wal(tmp_path, times):
+    path = tmp_path / "p.db"
+    connection = sqlite3.connect(path, isolation_level=None)
+    locked = LockedForAWhile(connection, times)
+    store = Store(path, locked)  # type: ignore[arg-type]
+    store._prepare()
+    assert locked.times == 0
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    connection.close()
+
+
+def test_a_database_locked_for_good_still_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "p.db"
+    connection = sqlite3.connect(path, isolation_level=None)
+    store = Store(path, LockedForAWhile(connection, 10**9))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        store._prepare()
+    connection.close()
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [(os.mkfifo, "is a FIFO"), (os.mkdir, "is a folder")],

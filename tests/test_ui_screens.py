@@ -90,3 +90,35 @@ def test_after_a_card_the_sections_of_its_depth_follow_the_formula(brief, depth)
         if getattr(FULL, section.field):
             assert (section.title in text) == (section.depth <= depth), section.field
     assert ("assert np.sqrt(64) == 8" in text) == (not brief)
+
+
+@pytest.mark.parametrize(("correct", "opening"), [(True, "✔ "), (False, "answer: ")])
+@pytest.mark.parametrize("mode", ["quiz", "drill"])
+def test_the_filled_formula_ticks_only_a_card_the_learner_got(mode, correct, opening):
+    from quizzer.study.results import BlankResult
+
+    shown, out = screen()
+    blank = BlankResult(name="d_k", correct=correct, tries=3)
+    result = CardResult(card_id=CARD.id, title=CARD.title, blanks=[blank])
+    finished = events.CardFinished(CARD, result, {"d_k": "d_k"})
+    if mode == "quiz":
+        shown.session_event(finished, brief=True)
+    else:
+        shown.drill_event(finished)
+    assert out.getvalue().startswith(f"{opening}s = q k / sqrt(d_k)\n")
+
+
+@pytest.mark.parametrize(("length", "cut"), [(140, False), (141, True), (1025, True)])
+def test_a_long_answer_is_echoed_by_its_start_and_its_length(length, cut):
+    from quizzer.answers.judge import Verdict
+    from quizzer.ui.verdict import verdict_text
+
+    typed = "9" * length
+    verdict = Verdict(blank="d_k", given=typed, correct=False, status="wrong")
+    shown, out = screen()
+    shown.out.print(verdict_text(verdict, 1))
+    if cut:
+        assert out.getvalue().count("9") == 140
+        assert f"9… ({length} characters)" in out.getvalue().replace("\n", "")
+    else:
+        assert out.getvalue().count("9") == length and "characters)" not in out.getvalue()

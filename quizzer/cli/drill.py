@@ -19,6 +19,7 @@ from quizzer.cli.common import (
 )
 from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
+from quizzer.files import check_writable
 from quizzer.study import defaults
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ def drill(
     if list_topics:
         _list_topics(screen, loaded.cards, path, json)
         return
+    if sheet is not None:
+        check_writable(sheet)
     pool = select_cards(loaded.cards, tags=list(tag or []))
     if not pool:
         what = f" with tag {', '.join(tag or [])}" if tag else ""
@@ -147,8 +150,14 @@ def _run(
         )
     finally:
         # Even after Ctrl-C: the sheet of what was missed is what the drill was for.
-        if sheet is not None and session.report is not None:
-            _write_sheet(screen, sheet, cheat_sheet_markdown(session.report, clock()))
+        # A drill left before any answer has nothing to say, and must not replace
+        # the sheet an earlier drill wrote there.
+        report = session.report
+        if sheet is not None and report is not None:
+            if report.cards:
+                _write_sheet(screen, sheet, cheat_sheet_markdown(report, clock()))
+            else:
+                screen.note(f"nothing answered; {sheet} left as it was")
 
 
 def _write_sheet(screen: Screen, sheet: Path, text: str) -> None:

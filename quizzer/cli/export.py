@@ -7,8 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
-from quizzer.cli.common import DeckOption, TagsOption, complete_card, screen_for
+from quizzer.cli.common import DeckOption, TagsOption, screen_for
+from quizzer.cli.sessions import CardsArgument
 from quizzer.errors import QuizzerError
+from quizzer.files import check_writable
 
 app = typer.Typer(
     name="export", help="Export cards to Anki, Markdown or JSON.", no_args_is_help=True
@@ -22,26 +24,16 @@ def _cards(
 ) -> list[Any]:
     from quizzer.cli.sessions import choose_cards
 
-    return choose_cards(ctx, list(names or []), list(tags or []), deck, None, False, None)
-
-
-def _check_target(path: Path) -> None:
-    if path.is_dir():
-        raise QuizzerError(f"{path} is a folder; give a file name")
-    if not path.parent.exists():
-        raise QuizzerError(f"no such folder: {path.parent}")
+    return choose_cards(
+        ctx, list(names or []), list(tags or []), deck, None, False, None, "to export"
+    )
 
 
 @app.command("anki")
 def anki(
     ctx: typer.Context,
     out: OutArgument,
-    cards: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="[CARD]...", help="Card ids or files.", autocompletion=complete_card
-        ),
-    ] = None,
+    cards: CardsArgument = None,
     tag: TagsOption = None,
     deck: DeckOption = None,
 ) -> None:
@@ -51,47 +43,62 @@ def anki(
     Example: [bold]quizzer export anki ml.apkg --tag transformers[/bold]
     """
     from quizzer.export.anki import write_anki
+    from quizzer.ui.widgets import counted
 
-    _check_target(out)
+    check_writable(out)
     chosen = _cards(ctx, cards, tag, deck)
     try:
         count = write_anki([(c.card, c.deck) for c in chosen], out)
     except OSError as error:
         raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {count} notes to {out}")
+    screen_for(ctx).note(f"wrote {counted(count, 'note')} to {out}")
 
 
 def _write_cards(
-    ctx: Any, out: Path, tag: list[str] | None, deck: list[Path] | None, render: Any
+    ctx: Any,
+    out: Path,
+    cards: list[str] | None,
+    tag: list[str] | None,
+    deck: list[Path] | None,
+    render: Any,
 ) -> None:
     """Write the chosen cards to ``out`` as ``render`` formats them."""
     from quizzer.export.markdown import write_text
+    from quizzer.ui.widgets import counted
 
-    _check_target(out)
-    chosen = _cards(ctx, None, tag, deck)
+    check_writable(out)
+    chosen = _cards(ctx, cards, tag, deck)
     try:
         write_text(out, render([c.card for c in chosen]))
     except OSError as error:
         raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
-    screen_for(ctx).note(f"wrote {len(chosen)} cards to {out}")
+    screen_for(ctx).note(f"wrote {counted(len(chosen), 'card')} to {out}")
 
 
 @app.command("markdown")
 def markdown(
-    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+    ctx: typer.Context,
+    out: OutArgument,
+    cards: CardsArgument = None,
+    tag: TagsOption = None,
+    deck: DeckOption = None,
 ) -> None:
     """Write a printable Markdown study sheet: formulas, bullets, red flags, follow-ups.
 
-    Example: [bold]quizzer export markdown sheet.md[/bold]
+    Example: [bold]quizzer export markdown sheet.md attention layer-norm[/bold]
     """
     from quizzer.export.markdown import markdown_sheet
 
-    _write_cards(ctx, out, tag, deck, markdown_sheet)
+    _write_cards(ctx, out, cards, tag, deck, markdown_sheet)
 
 
 @app.command("json")
 def json_(
-    ctx: typer.Context, out: OutArgument, tag: TagsOption = None, deck: DeckOption = None
+    ctx: typer.Context,
+    out: OutArgument,
+    cards: CardsArgument = None,
+    tag: TagsOption = None,
+    deck: DeckOption = None,
 ) -> None:
     """Write the cards as a JSON list; each item matches `quizzer schema`.
 
@@ -104,7 +111,8 @@ def json_(
     _write_cards(
         ctx,
         out,
+        cards,
         tag,
         deck,
-        lambda cards: json.dumps(deck_json(cards), indent=2, ensure_ascii=False) + "\n",
+        lambda chosen: json.dumps(deck_json(chosen), indent=2, ensure_ascii=False) + "\n",
     )

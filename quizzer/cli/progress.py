@@ -58,6 +58,10 @@ def stats(
             if store is None:
                 raise QuizzerError(f"no progress yet (no database at {path})")
             history = card_history(store, card, make_scheduler(), now)
+            if not (history.attempts or history.reviews or history.due):
+                # Nothing stored: a typo must not pass for a card never studied.
+                # A follow-up's history is kept under CARD#follow-N.
+                load_deck(sources_for(ctx, deck), cached=True).find(card.split("#")[0])
             if json:
                 screen.json(
                     {

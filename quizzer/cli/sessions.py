@@ -40,7 +40,7 @@ app = typer.Typer()
 CardsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="CARD",
+        metavar="[CARD]...",
         help="Card ids or card files (default: every card).",
         show_default=False,
         autocompletion=complete_card,
@@ -69,6 +69,7 @@ def choose_cards(
     limit: int | None,
     shuffle: bool,
     seed: int | None,
+    purpose: str = "to quiz on",
 ) -> list[LoadedCard]:
     from quizzer.cards.deck import find_cached, load_deck, resolve_card, select_cards
 
@@ -96,7 +97,7 @@ def choose_cards(
         chosen = select_cards(loaded.cards, tags=tags, limit=limit, shuffle=shuffle, seed=seed)
     if not chosen:
         what = f" with tag {', '.join(tags)}" if tags else ""
-        raise QuizzerError(f"no cards{what} to quiz on")
+        raise QuizzerError(f"no cards{what} {purpose}")
     return chosen
 
 

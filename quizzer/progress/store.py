@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -29,6 +30,8 @@ DB_ENV = "QUIZZER_DB"
 APPLICATION_ID = 0x51555A52  # "QUZR"
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 10_000
+#: Pause between tries to switch a new file to WAL while another opener holds it.
+_WAL_RETRY_SECONDS = 0.01
 #: Characters of an answer kept (the judge reads at most 1,000; a backup entry takes 100,000).
 MAX_GIVEN = 10_000
 
@@ -251,12 +254,29 @@ class Store:
         _, version = self._identity()
         if version < SCHEMA_VERSION:
             self._migrate()
-        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            db.execute("PRAGMA journal_mode = WAL")
+        self._use_wal()
         db.execute("PRAGMA foreign_keys = ON")
         # No integrity scan here: it costs ~90 ms per 300,000 attempts on every start.
         # A damaged page surfaces as an SQLite error on first use, which _read and
         # _write turn into a "corrupt" StoreError.
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL, waiting as long as the busy timeout for other openers.
+
+        The switch needs the file to itself, and when two processes ask at once
+        SQLite answers "locked" at once instead of waiting (it would deadlock):
+        the busy timeout never applies, so the wait is here. Seen as one failed
+        open in about 400 when six processes created the same database.
+        """
+        db = self.connection
+        give_up = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            try:
+                db.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > give_up:
+                    raise
+                time.sleep(_WAL_RETRY_SECONDS)
 
     def _identity(self) -> tuple[int, int]:
         """The file's application id and schema version, refusing a foreign or newer file.

@@ -24,6 +24,7 @@ from quizzer.ui.widgets import (
     relative,
     report_table,
     section_panel,
+    visible,
 )
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class DrillScreen(SessionScreen):
 
     def drill_card_finished(self, event: flow.CardFinished) -> None:
         # In a drill the teaching sections wait for the report's cheat sheet.
-        self.out.print(filled_line(event.card, event.filled))
+        self.out.print(filled_line(event.card, event.filled, right=event.result.all_correct))
 
     def follow_up_asked(self, event: flow.FollowUpAsked) -> None:
         self.out.print(
@@ -69,7 +70,7 @@ class DrillScreen(SessionScreen):
 
     def approach_shown(self, event: flow.ApproachShown) -> None:
         if event.answered:
-            self.out.print(Text.assemble(("you said: ", "dim"), event.answered))
+            self.out.print(Text.assemble(("you said: ", "dim"), visible(event.answered)))
         self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
 
     def red_flags_shown(self, event: flow.RedFlagsShown) -> None:

@@ -24,6 +24,7 @@ from quizzer.ui.widgets import (
     prompt_text,
     relative,
     report_table,
+    visible,
     when,
 )
 
@@ -128,7 +129,7 @@ class SessionScreen(Output):
         ``brief`` keeps what fits on the way to an interview (red flags, bullets).
         """
         card = event.card
-        self.out.print(filled_line(card, event.filled))
+        self.out.print(filled_line(card, event.filled, right=event.result.all_correct))
         if event.result.skipped:
             self.out.print(Text("skipped", style="dim"))
         self._sections(card, brief=brief, after_follow_ups=False)
@@ -171,7 +172,7 @@ class SessionScreen(Output):
         self.out.print(
             Text.assemble(
                 ("counted as right ", "bold yellow"),
-                f"[{event.number}] {event.blank}: {event.given}",
+                f"[{event.number}] {event.blank}: {visible(event.given)}",
                 (" (overridden: quizzer overrides lists it)", "dim"),
             )
         )
@@ -269,7 +270,7 @@ class SessionScreen(Output):
                 self.out.print(
                     Text.assemble(
                         f"  [{answer.blank}] ",
-                        (answer.given, "bold"),
+                        (visible(answer.given), "bold"),
                         (f"  {when(answer.at)}", "dim"),
                     )
                 )

@@ -10,7 +10,15 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.ui.console import Output
-from quizzer.ui.widgets import counted, percent, relative, report_table, titled_grid, when
+from quizzer.ui.widgets import (
+    counted,
+    percent,
+    relative,
+    report_table,
+    titled_grid,
+    visible,
+    when,
+)
 
 if TYPE_CHECKING:
     from quizzer.progress import stats
@@ -93,7 +101,7 @@ class StatsScreen(Output):
             table.add_row(
                 when(attempt.at),
                 attempt.blank,
-                attempt.given,
+                visible(attempt.given),
                 Text("✓", style="green") if attempt.correct else Text("✗", style="red"),
                 str(attempt.try_number),
             )

@@ -10,6 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from quizzer.ui.console import Output
+from quizzer.ui.widgets import visible
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
@@ -39,6 +40,22 @@ class VerdictScreen(Output):
         self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
 
 
+#: The most of a typed answer the verdict repeats (about two lines at 80 columns).
+_ECHO_LIMIT = 140
+
+
+def _append_shortened(line: Text, text: str, style: str) -> None:
+    """``text`` made visible, cut after ``_ECHO_LIMIT`` characters with its length noted.
+
+    A pasted page would push the verdict off the screen; its start is enough.
+    """
+    if len(text) <= _ECHO_LIMIT:
+        line.append(visible(text), style=style)
+        return
+    line.append(visible(text[:_ECHO_LIMIT]) + "…", style=style)
+    line.append(f" ({len(text)} characters)", style="dim")
+
+
 def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) -> RenderableType:
     """✓/✗, the blank, what was typed, how it was read, and why it is wrong."""
     mark, style = ("✓", "bold green") if verdict.correct else ("✗", "bold red")
@@ -49,10 +66,10 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
     typed = verdict.given.strip()
     # Columns count from the start of what was typed, leading spaces included.
     offset = len(head.plain) - (len(verdict.given) - len(verdict.given.lstrip()))
-    head.append(typed)
+    _append_shortened(head, typed, "")
     if verdict.interpreted and verdict.interpreted != typed:
         head.append("  read as ", style="dim")
-        head.append(verdict.interpreted, style="cyan")
+        _append_shortened(head, verdict.interpreted, "cyan")
     lines: list[RenderableType] = [head]
     if verdict.column is not None and len(head.plain) < 80:
         lines.append(Text(" " * (offset + verdict.column - 1) + "^", style="bold red"))
@@ -63,7 +80,8 @@ def verdict_text(verdict: Verdict, number: int, *, show_method: bool = False) ->
         if len(rows) <= 6 and max(len(row) for row in rows) <= 60:
             lines.append(Padding(Text(pretty, style="cyan"), (0, 0, 0, 4), expand=False))
     if verdict.feedback:
-        feedback = Text(verdict.feedback, style="green" if verdict.correct else "yellow")
+        # Feedback may quote what was typed ("unexpected '…' at column 4").
+        feedback = Text(visible(verdict.feedback), style="green" if verdict.correct else "yellow")
         lines.append(Padding(feedback, (0, 0, 0, 4), expand=False))
     if show_method and verdict.decided_by in _METHODS:
         lines.append(Text(f"    decided by: {_METHODS[verdict.decided_by]}", style="dim"))

@@ -113,12 +113,42 @@ def card_heading(card: Card, *, with_symbols: bool = True) -> Group:
     return Group(*lines)
 
 
-def filled_line(card: Card, filled: dict[str, str]) -> Text:
-    """``✔`` and the prompt with every answer in place, bracketed where precedence needs it."""
+def filled_line(card: Card, filled: dict[str, str], *, right: bool) -> Text:
+    """The prompt with every answer in place, bracketed where precedence needs it.
+
+    It opens with ``✔`` when the learner got every blank, else with ``answer:``:
+    a green tick over a card just failed would read as a pass.
+    """
     from quizzer.cards.formula import fitted_answers
 
     fitted = fitted_answers(card, filled)
-    return Text.assemble(("✔ ", "bold green"), prompt_text(card.prompt_parts(), fitted))
+    mark = ("✔ ", "bold green") if right else ("answer: ", "bold")
+    return Text.assemble(mark, prompt_text(card.prompt_parts(), fitted))
+
+
+def _control_picture(code: int) -> str:
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ ... ␟, one column like the byte it stands for
+    return "\u2421" if code == 0x7F else "\ufffd"  # ␡; C1 controls (0x80-0x9F): �
+
+
+#: Control characters mapped to visible stand-ins, for :meth:`str.translate`;
+#: tab and newline are harmless and lay out multi-line feedback.
+_VISIBLE = {
+    code: _control_picture(code)
+    for code in [*range(0x20), *range(0x7F, 0xA0)]
+    if chr(code) not in "\t\n"
+}
+
+
+def visible(typed: str) -> str:
+    """What a learner typed, safe to print: control characters become visible symbols.
+
+    A pasted answer can carry escape sequences; echoed raw they would recolour
+    or rewrite the learner's terminal. One symbol per character keeps the
+    columns, so the ``^`` under a parse error still points at the right place.
+    """
+    return typed.translate(_VISIBLE)
 
 
 def counted(count: int, noun: str) -> str:
