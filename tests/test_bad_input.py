@@ -442,3 +442,21 @@ def test_visible_keeps_one_column_per_character():
 
     assert visible("a\tb\x00\x7f\x85é√\r\n") == "a\tb␀␡\ufffdé√␍\n"
     assert len(visible(ESCAPES)) == len(ESCAPES)
+
+
+@pytest.mark.parametrize("args", [["show", "attention"], ["stats"], ["list"], ["show", "kl-divergence"]])
+def test_a_reader_that_leaves_early_is_no_failure(tmp_path, args):
+    # `quizzer show attention | head -1`: the pipe closes after one line.
+    env = {**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "COLUMNS": "80"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "quizzer", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    with process.stderr:
+        assert process.wait(timeout=60) == 0
+        assert b"Traceback" not in process.stderr.read()

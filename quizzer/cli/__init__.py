@@ -40,8 +40,13 @@ class QuizzerGroup(TyperGroup):
                 raise
             screen_for(ctx).error(error.message)
             raise typer.Exit(int(error.exit_code)) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, BrokenPipeError):
-            raise  # Typer turns these into exit codes (a closed pipe exits quietly)
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise  # Typer turns these into exit codes
+        except BrokenPipeError:
+            # The reader left (`quizzer show attention | head -1`): what it wanted
+            # arrived, so exit 0 quietly, as `list` does, rather than Click's 1.
+            _silence_stdout()
+            raise typer.Exit(0) from None
         except OSError as error:
             # Files and the database turn their own failures into QuizzerErrors; what
             # is left is output that cannot be written (stdout on a full device).
@@ -198,6 +203,12 @@ def _silence_unwritable_stdout() -> None:
     try:
         sys.stdout.flush()
     except OSError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so nothing more fails to be written there."""
+    with contextlib.suppress(OSError, ValueError):
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
         os.close(null)

@@ -60,6 +60,18 @@ def _leave_signals_to_python(readline: ModuleType) -> None:
         pass
 
 
+class _Console(Console):
+    """Rich's console, except that a reader who left early is no failure."""
+
+    def on_broken_pipe(self) -> None:
+        # `quizzer show attention | head -1`: Rich points stdout at the null device
+        # and exits 1; the reader got what it asked for, so exit 0, as `list` does.
+        try:
+            super().on_broken_pipe()
+        except SystemExit:
+            raise SystemExit(0) from None
+
+
 class Output:
     """The two output streams, styled or plain, and the prompt that reads a line."""
 
@@ -76,10 +88,10 @@ class Output:
         # markup=False: card text such as "E[y²]" or "[bold]" is shown as written,
         # never read as Rich markup (which silently swallowed it). Styling is
         # always given as Text and Style objects here.
-        self.out = Console(
+        self.out = _Console(
             file=file, no_color=no_color or None, width=width, highlight=False, markup=False
         )
-        self.err = Console(
+        self.err = _Console(
             file=error_file,
             stderr=error_file is None,
             no_color=no_color or None,
