@@ -444,7 +444,9 @@ def test_visible_keeps_one_column_per_character():
     assert len(visible(ESCAPES)) == len(ESCAPES)
 
 
-@pytest.mark.parametrize("args", [["show", "attention"], ["stats"], ["list"], ["show", "kl-divergence"]])
+@pytest.mark.parametrize(
+    "args", [["show", "attention"], ["stats"], ["list"], ["show", "kl-divergence"]]
+)
 def test_a_reader_that_leaves_early_is_no_failure(tmp_path, args):
     # `quizzer show attention | head -1`: the pipe closes after one line.
     env = {**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "COLUMNS": "80"}
