@@ -22,6 +22,7 @@ from quizzer.answers.syntax import (
     MAX_DIGITS,
     MAX_EXPONENT,
     MAX_FACTORIAL,
+    PLAIN_ARITHMETIC,
     Binary,
     Call,
     Const,
@@ -86,12 +87,8 @@ class _ToSympy(Fold[Any]):
         return sympy.transpose(operand)
 
     def binary(self, node: Binary, left: Any, right: Any) -> Any:
-        if node.op == "+":
-            return left + right
-        if node.op == "-":
-            return left - right
-        if node.op == "*":
-            return left * right
+        if node.op in PLAIN_ARITHMETIC:
+            return PLAIN_ARITHMETIC[node.op](left, right)
         if node.op == "/":
             return left / right
         _check_power(left, right)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import math
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -144,6 +145,11 @@ class Binary(Node):
     op: str  # one of + - * / ^
     left: Node
     right: Node
+
+
+#: The operators whose meaning no evaluator changes; '/' and '^' differ (zero
+#: divisors, overflow, matrices, size limits), so each evaluator writes its own.
+PLAIN_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 @dataclass(frozen=True)
@@ -924,12 +930,8 @@ def _approximate(node: Node) -> float:
     try:
         if isinstance(node, Binary):
             left, right = _approximate(node.left), _approximate(node.right)
-            if node.op == "+":
-                return left + right
-            if node.op == "-":
-                return left - right
-            if node.op == "*":
-                return left * right
+            if node.op in PLAIN_ARITHMETIC:
+                return float(PLAIN_ARITHMETIC[node.op](left, right))
             if node.op == "/":
                 return left / right if right else math.inf
             return abs(left) ** right if left or right > 0 else math.inf
