@@ -141,6 +141,18 @@ def test_quit_and_end_of_input():
     assert event.report.cards == []  # nothing was answered: nothing right, nothing missed
 
 
+def test_a_card_stopped_at_its_follow_up_is_charged_its_time():
+    drill, clock, _ = make()
+    drill.start()
+    clock.advance(seconds=20)
+    drill.answer("sqrt(d_k)")
+    drill.answer("V")  # the follow-up is asked
+    clock.advance(seconds=5)
+    (event,) = drill.stop("interrupted")
+    (card,) = event.report.cards
+    assert card.card.id == "attention" and card.ms == 25_000
+
+
 def test_a_card_quit_before_any_answer_is_not_reported_as_missed():
     drill, _, _ = make()
     drill.start()

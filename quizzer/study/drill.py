@@ -352,7 +352,12 @@ class DrillSession:
                 reached -= 1  # stopped before a word of it: neither right nor missed
                 partial = None
             self.current.result = partial
-        elapsed = int((self.clock() - self.started).total_seconds() * 1000)
+        now = self.clock()
+        if reached > self.index and not self.current.ms:
+            # Stopped inside a card that is reported (at a blank, a follow-up or the
+            # grade): charge it the time it took so far, not the 0 it would show.
+            self.current.ms = max(0, int((now - self._card_started).total_seconds() * 1000))
+        elapsed = int((now - self.started).total_seconds() * 1000)
         self.report = DrillReport(
             cards=self.items[:reached],
             target_ms=int(self.target.total_seconds() * 1000),
