@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -75,3 +77,23 @@ def write_card(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+def quizzer_in_a_terminal(
+    tmp_path: Path, *args: str, rows: int = 24, timeout: float = 30, **env: str
+):  # -> pexpect.spawn (imported here: only the terminal tests need pexpect)
+    """``python -m quizzer ARGS`` in an 80-column pseudo-terminal.
+
+    Progress goes to ``tmp_path / "p.db"``; TERM is "dumb" unless ``env`` says
+    otherwise; the rest of the environment is the test's isolated one.
+    """
+    import pexpect
+
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "quizzer", *args],
+        env={**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "TERM": "dumb", **env},
+        encoding="utf-8",
+        timeout=timeout,
+        dimensions=(rows, 80),
+    )

@@ -14,7 +14,7 @@ from contextlib import closing
 import pexpect
 import pytest
 
-from .conftest import ATTENTION, MINIMAL_CARD
+from .conftest import ATTENTION, MINIMAL_CARD, quizzer_in_a_terminal
 
 CONTRACT_STATS = ("attempts", "correct", "cards_seen", "accuracy", "sessions")
 
@@ -181,21 +181,7 @@ def count_attempts(db) -> int:
 
 @pytest.mark.slow
 def test_real_terminal_flow(tmp_path):
-    env = {
-        **os.environ,
-        "QUIZZER_DB": str(tmp_path / "p.db"),
-        "COLUMNS": "80",
-        "LINES": "40",
-        "TERM": "dumb",
-    }
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "quizzer", "quiz", "attention"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(40, 80),
-    )
+    child = quizzer_in_a_terminal(tmp_path, "quiz", "attention", rows=40, LINES="40")
     try:
         child.expect_exact("Attention(Q, K, V) = softmax(Q Kᵀ / [1]) [2]")
         child.expect_exact("[1] scale › ")
@@ -235,15 +221,7 @@ def test_real_terminal_flow(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_prints_the_summary_and_keeps_progress(tmp_path):
     db = tmp_path / "p.db"
-    env = {**os.environ, "QUIZZER_DB": str(db), "TERM": "dumb"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "quizzer", "quiz", "attention"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(40, 80),
-    )
+    child = quizzer_in_a_terminal(tmp_path, "quiz", "attention", rows=40)
     child.expect_exact("[1] scale › ")
     child.sendline("sqrt(d_k)")
     child.expect_exact("[2] values › ")
@@ -285,14 +263,8 @@ def test_background_threads_never_take_ctrl_c():
 
 
 def test_answers_can_be_edited_and_recalled_in_a_terminal(tmp_path):
-    env = {**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "TERM": "xterm", "NO_COLOR": "1"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "quizzer", "quiz", "attention", "--no-rate-prompt", "--brief"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(40, 80),
+    child = quizzer_in_a_terminal(
+        tmp_path, "quiz", "attention", "--no-rate-prompt", "--brief", rows=40, TERM="xterm"
     )
     child.expect_exact("[1] scale › ")
     child.send("d_k\r")  # wrong: costs a try

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from datetime import datetime, timedelta, timezone
 
 import pexpect
@@ -30,7 +28,7 @@ from quizzer.study.drill import (
 )
 from quizzer.study.events import FollowUpId, Grade, GradeAsked
 
-from .conftest import ATTENTION
+from .conftest import ATTENTION, quizzer_in_a_terminal
 
 ATTENTION_CARD = load_card_file(ATTENTION)[0].card
 SLOPE = Card.model_validate(
@@ -304,29 +302,11 @@ def test_a_drill_left_before_any_answer_keeps_the_old_sheet(invoke, tmp_path):
 
 @pytest.mark.slow
 def test_countdown_screen_in_a_terminal(tmp_path, drill_deck):
-    env = {
-        **os.environ,
-        "QUIZZER_DB": str(tmp_path / "p.db"),
-        "TERM": "dumb",
-        "QUIZZER_CACHE": str(tmp_path / "cache"),
-    }
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            "-m",
-            "quizzer",
-            "drill",
-            "--minutes",
-            "5",
-            "--deck",
-            str(drill_deck),
-            "--tag",
-            "drill-only",
-        ],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(40, 80),
+    child = quizzer_in_a_terminal(
+        tmp_path,
+        *("drill", "--minutes", "5", "--deck", str(drill_deck), "--tag", "drill-only"),
+        rows=40,
+        QUIZZER_CACHE=str(tmp_path / "cache"),
     )
     try:
         child.expect(r"card 1 of 1 · 4:5\d left · aim for 5:00")

@@ -7,7 +7,6 @@ an answer typed the instant the first prompt appears gets one.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -16,6 +15,8 @@ import pytest
 
 from quizzer.answers import CardJudge, judge_bounded
 from quizzer.cards.deck import deck_sources, load_deck
+
+from .conftest import quizzer_in_a_terminal
 
 DECK = load_deck(deck_sources([], {})).cards
 
@@ -60,15 +61,7 @@ def test_the_quick_verdict_loads_no_sympy():
 
 def test_an_answer_typed_at_once_gets_its_verdict(tmp_path):
     # A hang guard, not a timing test: the timing is bench/run.py's "first verdict".
-    env = {**os.environ, "QUIZZER_DB": str(tmp_path / "p.db"), "TERM": "dumb", "NO_COLOR": "1"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "quizzer", "quiz", "attention"],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(24, 80),
-    )
+    child = quizzer_in_a_terminal(tmp_path, "quiz", "attention")
     child.delaybeforesend = None  # type the answer the instant the prompt is there
     try:
         child.expect_exact("[1] scale › ")

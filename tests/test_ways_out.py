@@ -7,13 +7,13 @@ answered saved, the review of a finished card included (DESIGN.md items 10, 15).
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import sys
 from contextlib import closing
 
 import pexpect
 import pytest
+
+from .conftest import quizzer_in_a_terminal
 
 pytestmark = pytest.mark.slow
 
@@ -52,20 +52,8 @@ def deck(tmp_path):
 
 
 def spawn(tmp_path, deck, *args: str) -> pexpect.spawn:
-    env = {
-        **os.environ,
-        "QUIZZER_DB": str(tmp_path / "p.db"),
-        "QUIZZER_CACHE": str(tmp_path / "cache"),
-        "TERM": "dumb",
-        "NO_COLOR": "1",
-    }
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "quizzer", *args, "--deck", str(deck)],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(24, 80),
+    return quizzer_in_a_terminal(
+        tmp_path, *args, "--deck", str(deck), QUIZZER_CACHE=str(tmp_path / "cache")
     )
 
 
