@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
@@ -109,6 +109,15 @@ class Blank(_Strict):
         description="Names (functions or symbols) an answer may not use, e.g. the left-hand "
         "side of an identity the blank asks for.",
     )
+    concepts: list[list[Text]] = Field(
+        default_factory=list,
+        description="Word answers by meaning: groups of synonyms that must all appear, e.g. "
+        "[[running, moving average, EMA], [mean, variance, statistics]].",
+    )
+    exact: bool = Field(
+        False,
+        description="A constant blank that requires the exact form: rounded decimals are refused.",
+    )
     wrong: list[WrongAnswer] = Field(default_factory=list)
     examples: list[Example] = Field(default_factory=list)
 
@@ -117,11 +126,34 @@ class Blank(_Strict):
         return list(dict.fromkeys([self.answer, *self.also]))
 
 
+class KeyPointExample(_Strict):
+    """A test of a key point: ``answer`` must be judged ``covered`` (or not)."""
+
+    answer: Text
+    covered: bool
+
+
+class KeyPoint(_Strict):
+    """One thing a good answer to a follow-up says, and the evidence that shows it."""
+
+    point: Text = Field(description="The statement, shown as covered or missed.")
+    concepts: list[list[Text]] = Field(
+        default_factory=list,
+        description="Groups of synonyms that must all appear in the answer.",
+    )
+    formula: AnswerText | None = Field(
+        None,
+        description="An expression; the point is shown when a formula in the answer equals it.",
+    )
+    examples: list[KeyPointExample] = Field(default_factory=list)
+
+
 class FollowUp(_Strict):
     """What an interviewer would ask next, and how to approach it."""
 
     question: Text
     approach: Text
+    key_points: list[KeyPoint] = Field(default_factory=list)
 
 
 class Source(_Strict):
@@ -171,6 +203,10 @@ class Card(_Strict):
     bullets: list[Text] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     related: list[CardId] = Field(default_factory=list)
+    level: Literal[1, 2, 3] | None = Field(
+        None,
+        description="1 fundamentals, 2 core, 3 advanced: new cards are introduced in this order.",
+    )
 
     def gaps(self) -> list[str]:
         """Blank names in the order they appear in the prompt."""
