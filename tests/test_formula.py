@@ -29,9 +29,9 @@ from quizzer.answers.syntax import (
     tokenize,
 )
 from quizzer.cards.deck import load_card_file
-from quizzer.cards.formula import filled_prompt, fitted_answers
+from quizzer.answers.formula import filled_prompt, fitted_answers
 from quizzer.cards.model import GAP, Card
-from quizzer.cards.names import name_key
+from quizzer.names import name_key
 
 from .conftest import REPO
 
