@@ -105,9 +105,11 @@ def upward_imports(module: str, imported: set[str]) -> list[str]:
     return sorted(
         other
         for other in imported
-        if other == "quizzer" and module != "quizzer"
-        or layer_of(other) != layer_of(module)
-        and LAYERS[layer_of(other)] >= LAYERS[layer_of(module)]
+        if (other == "quizzer" and module != "quizzer")
+        or (
+            layer_of(other) != layer_of(module)
+            and LAYERS[layer_of(other)] >= LAYERS[layer_of(module)]
+        )
     )
 
 
@@ -152,8 +154,11 @@ def test_the_package_top_is_in_the_graph():
         ("quizzer.cards.cache", {"quizzer"}, ["quizzer"]),  # the package top, from inside
         ("quizzer.cards.model", {"quizzer.answers.judge"}, ["quizzer.answers.judge"]),  # upward
         ("quizzer.cards.model", {"quizzer.cards.yamldoc", "quizzer.names"}, []),  # own part, down
-        ("quizzer.export.anki", {"quizzer.export.markdown", "quizzer.study.quiz"},
-         ["quizzer.study.quiz"]),
+        (
+            "quizzer.export.anki",
+            {"quizzer.export.markdown", "quizzer.study.quiz"},
+            ["quizzer.study.quiz"],
+        ),
         ("quizzer", {"quizzer.version", "quizzer.answers"}, []),
     ],
 )
