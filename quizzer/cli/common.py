@@ -51,6 +51,11 @@ def workspace_for(
     return workspace_of(ctx).with_options(decks, db)
 
 
+def db_path_for(ctx: ClickContext, db: Path | None = None) -> Path:
+    """The progress database a command uses: its --db, else the global one, else the default."""
+    return workspace_for(ctx, None, db).db_path
+
+
 def screen_for(ctx: ClickContext | None) -> Screen:
     from quizzer.ui.screen import Screen
 
