@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from quizzer import __version__
-from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
+from quizzer.cli import answers, audit, cards, drill, export, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
@@ -169,6 +169,7 @@ def show_status(ctx: typer.Context) -> None:
 
 app.add_typer(cards.app)
 app.add_typer(answers.app)
+app.add_typer(audit.app)
 app.add_typer(sessions.app)
 app.add_typer(drill.app)
 app.add_typer(overrides.app)
