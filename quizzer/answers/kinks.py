@@ -22,9 +22,12 @@ from quizzer.answers.tree import symbols_used
 
 #: Kinks looked for per judgement, and float evaluations spent on finding them.
 MAX_KINKS = 6
-MAX_EVALUATIONS = 400
+MAX_EVALUATIONS = 150
 #: Where to look for a change of sign along a symbol: magnitudes 1e-3 to 1e7.
-_SCAN = tuple(10.0 ** (k / 2) for k in range(-6, 15))
+_SCAN = tuple(10.0**k for k in range(-3, 8))
+#: Halvings of a bracket: a decade narrowed to a millionth of itself is close
+#: enough, since the points go 5% to either side.
+_BISECTIONS = 24
 
 
 def _calls(node: Node) -> Iterator[Call]:
@@ -39,11 +42,15 @@ def _calls(node: Node) -> Iterator[Call]:
         yield from _calls(node.operand)
 
 
-def kink_expressions(trees: Sequence[Node]) -> list[Node]:
-    """Expressions whose zeros are where some call in ``trees`` may change formula."""
+def kink_expressions(trees: Sequence[Node], known: Node | None = None) -> list[Node]:
+    """Expressions whose zeros are where some call in ``trees`` may change formula
+    (leaving out the calls that ``known`` makes too: their kinks are known)."""
     found: list[Node] = []
+    made = set(_calls(known)) if known is not None else set()
     for tree in trees:
         for call in _calls(tree):
+            if call in made:
+                continue
             args = [arg for arg in call.args if symbols_used(arg)]
             found.extend(args)
             found.extend(
@@ -96,7 +103,7 @@ def _root(
         if signs and (signs[-1][1] < 0) != (value < 0):
             low, high = signs[-1][0], t
             low_sign = signs[-1][1] < 0
-            for _ in range(60):
+            for _ in range(_BISECTIONS):
                 middle = (low + high) / 2
                 inner = budget.value(tree, _with(point, name, middle))
                 if inner is None:
@@ -114,12 +121,15 @@ def kink_points(
     trees: Sequence[Node],
     base: Sequence[numeric.Point],
     domains: Mapping[str, numeric.Domain],
+    *,
+    known: Node | None = None,
 ) -> list[numeric.Point]:
-    """Points on both sides of each kink of ``trees``, inside the declared domains."""
+    """Points on both sides of each kink of ``trees`` (but those of calls ``known``
+    makes too), inside the declared domains."""
     points: list[numeric.Point] = []
     budget = _Budget()
     scalars = [name for name, domain in domains.items() if not domain.matrix and not domain.integer]
-    for expression in kink_expressions(trees):
+    for expression in kink_expressions(trees, known):
         names = [name for name in scalars if name in symbols_used(expression)]
         if not names or not base:
             continue

@@ -40,8 +40,10 @@ def real_pairs(expected: list[Any], answer: list[Any]) -> list[tuple[Any, Any]] 
     real at a point where the other is not (then no relation between them holds)."""
     pairs = []
     for e, a in zip(expected, answer, strict=False):
+        if e is OVERFLOW and a is OVERFLOW:
+            continue  # both past floats: this point neither supports nor refutes
         if e is OVERFLOW or a is OVERFLOW:
-            continue
+            return None  # past floats on one side only: no relation can be checked here
         if (e is UNDEFINED) != (a is UNDEFINED):
             return None
         if e is not UNDEFINED:
