@@ -543,7 +543,7 @@ class CardJudge(PointJudge):
 
 
 #: A decimal as typed: digits with a point, an optional sign, nothing else.
-_DECIMAL_TYPED = re.compile(r"^[+-−]?\s*(\d+\.\d*|\.\d+)$")
+_DECIMAL_TYPED = re.compile(r"^[+\-−]?\s*(\d+\.\d*|\.\d+)$")
 
 
 def judge_in_this_thread(
