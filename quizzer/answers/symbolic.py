@@ -12,11 +12,6 @@ from functools import cache, lru_cache
 from typing import Any
 
 import sympy
-
-# SymPy's pretty printer imports its units package the first time it prints a
-# product (0.5 s): loaded here, with SymPy, so that it never happens inside
-# the 0.5 s a judgement gives its read-back (2*sqrt(d_k) lost its read-back).
-import sympy.physics.units
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm
