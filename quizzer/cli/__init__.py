@@ -20,7 +20,7 @@ import typer
 from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
-from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
+from quizzer.cli import answers, audit, cards, drill, export, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
@@ -166,6 +166,7 @@ def show_status(ctx: typer.Context) -> None:
 
 app.add_typer(cards.app)
 app.add_typer(answers.app)
+app.add_typer(audit.app)
 app.add_typer(sessions.app)
 app.add_typer(drill.app)
 app.add_typer(overrides.app)
