@@ -95,3 +95,11 @@ def test_grpo_policy_gradient_with_group_mean_is_the_true_gradient_times_0_875()
     advantage = rewards - rewards.mean(axis=1, keepdims=True)
     estimate = (scores * advantage).mean()
     assert estimate == pytest.approx(0.875 * true_gradient, rel=0.03)
+
+
+def test_mfu_planning_example_days():
+    def days(mfu):
+        return 6 * 70e9 * 1.4e12 / (2048 * 989e12 * mfu) / 86_400
+
+    assert days(0.40) == pytest.approx(8.4, abs=0.05)
+    assert days(0.25) == pytest.approx(13.4, abs=0.05)

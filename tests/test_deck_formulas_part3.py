@@ -173,3 +173,20 @@ def test_log_loss_example_weights_stay_bounded():
     p_wrong = 1 / (1 + np.exp(margins))  # |y - p| for a label-1 example at score F
     assert np.all(p_wrong <= 1)
     assert np.exp(-margins).max() > 1e8  # AdaBoost's exponential weights
+
+
+def test_soft_dice_gradient_of_the_worked_example():
+    overlap, total = 80.0, 200.0  # I = 80, P + G = 100 + 100
+    assert 2 * (1 * total - overlap) / total**2 == pytest.approx(0.006)
+    assert 2 * (0 * total - overlap) / total**2 == pytest.approx(-0.004)
+    # the same formula against finite differences of 2I/(P + G)
+    p = RNG.random(30)
+    g = (RNG.random(30) < 0.4).astype(float)
+
+    def dice(q):
+        return 2 * (q * g).sum() / (q.sum() + g.sum())
+
+    step = 1e-6
+    numeric = [(dice(p + step * e) - dice(p - step * e)) / (2 * step) for e in np.eye(30)]
+    s = p.sum() + g.sum()
+    assert np.allclose(2 * (g * s - (p * g).sum()) / s**2, numeric, atol=1e-8)
