@@ -190,3 +190,18 @@ def test_soft_dice_gradient_of_the_worked_example():
     numeric = [(dice(p + step * e) - dice(p - step * e)) / (2 * step) for e in np.eye(30)]
     s = p.sum() + g.sum()
     assert np.allclose(2 * (g * s - (p * g).sum()) / s**2, numeric, atol=1e-8)
+
+
+def test_precision_from_rates_matches_counts_at_two_prevalences():
+    def from_rates(prevalence, tpr, fpr):
+        return prevalence * tpr / (prevalence * tpr + (1 - prevalence) * fpr)
+
+    assert from_rates(0.01, 0.9, 0.05) == pytest.approx(90 / (90 + 495))
+    assert from_rates(0.10, 0.9, 0.05) == pytest.approx(900 / 1350)
+    assert from_rates(0.5, 0.9, 0.05) == pytest.approx(0.9 / 0.95)  # balanced: TPR/(TPR+FPR)
+
+
+def test_recall_at_k_and_its_cap_when_there_are_more_relevant_documents_than_k():
+    relevant, k, hits = 20, 10, 8
+    assert hits / relevant == 0.4 and hits / k == 0.8
+    assert min(k, relevant) / relevant == 0.5
