@@ -180,3 +180,115 @@ def test_muon_cubic_newton_schulz_on_singular_values():
         if len(trail) == 2:
             assert round(large, 3) == 1.0
     assert trail == [0.459, 0.64, 0.829, 0.958, 0.997, 1.0]
+
+
+# -- k-fold-cross-validation -----------------------------------------------------------
+
+
+def test_k_fold_training_sizes():
+    n, k = 1000, 5
+    assert n * (k - 1) // k == 800 and n // k == 200
+    assert n * (n - 1) // n == 999  # leave-one-out
+
+
+def test_feature_selection_outside_the_folds_reports_noise_as_signal():
+    def top_features(xs, ys, top=20):
+        xc, yc = xs - xs.mean(0), ys - ys.mean()
+        corr = np.abs(xc.T @ yc) / (np.linalg.norm(xc, axis=0) * np.linalg.norm(yc))
+        return np.argsort(corr)[-top:]
+
+    def cv(x, y, inside):
+        folds = np.array_split(RNG.permutation(len(y)), 5)
+        outside = top_features(x, y)
+        hits = 0
+        for test in folds:
+            train = np.setdiff1d(np.arange(len(y)), test)
+            feats = top_features(x[train], y[train]) if inside else outside
+            c0 = x[train][y[train] == 0][:, feats].mean(0)
+            c1 = x[train][y[train] == 1][:, feats].mean(0)
+            xt = x[test][:, feats]
+            pred = np.linalg.norm(xt - c1, axis=1) < np.linalg.norm(xt - c0, axis=1)
+            hits += (pred == y[test]).sum()
+        return hits / len(y)
+
+    leaky, honest = [], []
+    for _ in range(10):
+        x = RNG.standard_normal((50, 5000))
+        y = RNG.permutation(np.repeat([0, 1], 25))
+        leaky.append(cv(x, y, inside=False))
+        honest.append(cv(x, y, inside=True))
+    assert np.mean(leaky) == pytest.approx(0.99, abs=0.03)
+    assert np.mean(honest) == pytest.approx(0.5, abs=0.12)
+
+
+# -- ab-test-sample-size ----------------------------------------------------------------
+
+
+def test_ab_sample_size_of_the_worked_example():
+    za, zb = NormalDist().inv_cdf(0.975), NormalDist().inv_cdf(0.8)
+    assert (za + zb) ** 2 == pytest.approx(7.85, abs=0.005)
+    assert 2 * (za + zb) ** 2 == pytest.approx(15.7, abs=0.01)
+    n = 2 * (za + zb) ** 2 * 0.09 / 0.01**2
+    assert round(n) == 14128
+    rule = 16 * 0.09 / 0.01**2
+    assert rule == pytest.approx(14400) and rule / n - 1 < 0.02
+    assert 2 * (za + zb) ** 2 * 0.09 / 0.005**2 == pytest.approx(56_500, rel=0.001)
+    assert 2 * (za + NormalDist().inv_cdf(0.9)) ** 2 == pytest.approx(21.0, abs=0.05)
+
+
+# -- cost-sensitive-threshold -----------------------------------------------------------
+
+
+def test_cost_threshold_of_the_fraud_example():
+    c_fp, c_fn = 10.0, 90.0
+    threshold = c_fp / (c_fp + c_fn)
+    assert threshold == pytest.approx(0.1)
+    for p, yes, no in [(0.15, 8.5, 13.5), (0.08, 9.2, 7.2), (0.1, 9.0, 9.0)]:
+        assert (1 - p) * c_fp == pytest.approx(yes) and p * c_fn == pytest.approx(no)
+
+
+# -- prior-shift-correction -------------------------------------------------------------
+
+
+def test_prior_shift_of_the_fraud_example():
+    odds = 0.9 / 0.1
+    factor = (0.01 / 0.99) / (0.5 / 0.5)
+    assert factor == pytest.approx(0.0101, abs=5e-5)
+    corrected_odds = odds * factor
+    assert corrected_odds == pytest.approx(0.0909, abs=5e-5)
+    corrected = corrected_odds / (1 + corrected_odds)
+    assert corrected == pytest.approx(0.083, abs=5e-4) and corrected < 0.1
+
+
+# -- fisher-cramer-rao -------------------------------------------------------------------
+
+
+def test_cramer_rao_for_a_click_rate():
+    q, n = 0.2, 400
+    info = 1 / (q * (1 - q))
+    assert info == pytest.approx(6.25)
+    assert n * info == pytest.approx(2500) and 1 / (n * info) == pytest.approx(0.0004)
+    assert math.sqrt(1 / (n * info)) == pytest.approx(0.02)
+    assert q * (1 - q) / n == pytest.approx(1 / (n * info))
+
+
+# -- ols-coefficient-variance ------------------------------------------------------------
+
+
+def test_ols_variances_of_the_worked_example():
+    x = np.arange(1.0, 6.0)
+    design = np.column_stack([np.ones(5), x])
+    gram = design.T @ design
+    assert gram.tolist() == [[5, 15], [15, 55]] and np.linalg.det(gram) == pytest.approx(50)
+    assert np.allclose(np.linalg.inv(gram), [[1.1, -0.3], [-0.3, 0.1]])
+    assert np.allclose(4 * np.linalg.inv(gram), [[4.4, -1.2], [-1.2, 0.4]])
+    assert math.sqrt(0.4) == pytest.approx(0.632, abs=5e-4)
+    spread = np.array([-3.0, 0, 3, 6, 9])
+    assert ((spread - spread.mean()) ** 2).sum() == 90
+
+
+def test_slope_design_on_the_unit_interval():
+    ends = np.array([0.0] * 5 + [1.0] * 5)
+    grid = np.linspace(0, 1, 10)
+    assert ((ends - ends.mean()) ** 2).sum() == pytest.approx(2.5)
+    assert ((grid - grid.mean()) ** 2).sum() == pytest.approx(1.02, abs=0.005)
