@@ -292,3 +292,73 @@ def test_slope_design_on_the_unit_interval():
     grid = np.linspace(0, 1, 10)
     assert ((ends - ends.mean()) ** 2).sum() == pytest.approx(2.5)
     assert ((grid - grid.mean()) ** 2).sum() == pytest.approx(1.02, abs=0.005)
+
+
+# -- t-sne -------------------------------------------------------------------------------
+
+
+def test_t_sne_perplexity_and_kernel_tails():
+    assert math.log2(32) == pytest.approx(5)
+    uniform = np.full(32, 1 / 32)
+    assert 2 ** (-(uniform * np.log2(uniform)).sum()) == pytest.approx(32)
+    assert math.log(32) == pytest.approx(3.47, abs=5e-3)  # the entropy in nats
+    gauss, student = math.exp(-9), 1 / (1 + 3**2)
+    assert gauss == pytest.approx(0.00012, abs=5e-6) and student == pytest.approx(0.1)
+    assert student / gauss == pytest.approx(800, rel=0.02)
+    assert math.exp(-1) == pytest.approx(0.37, abs=5e-3)
+
+
+# -- umap-fuzzy-cross-entropy ----------------------------------------------------------------
+
+
+def fuzzy_cross_entropy(v, w):
+    return v * math.log(v / w) + (1 - v) * math.log((1 - v) / (1 - w))
+
+
+def test_umap_losses_of_the_worked_example():
+    assert 1 / (1 + 1**2) == 0.5 and 1 / (1 + 3**2) == pytest.approx(0.1)
+    assert 0.9 * math.log(0.9 / 0.1) == pytest.approx(1.978, abs=5e-4)
+    assert 0.1 * math.log(0.1 / 0.9) == pytest.approx(-0.220, abs=5e-4)
+    assert fuzzy_cross_entropy(0.9, 0.1) == pytest.approx(1.758, abs=5e-4)
+    assert 0.9 * math.log(1.8) == pytest.approx(0.529, abs=5e-4)
+    assert 0.1 * math.log(0.2) == pytest.approx(-0.161, abs=5e-4)
+    assert fuzzy_cross_entropy(0.9, 0.5) == pytest.approx(0.368, abs=5e-4)
+    assert 0.99 * math.log(0.99 / 0.5) == pytest.approx(0.676, abs=5e-4)
+    assert 0.99 * math.log(0.99 / 0.9) == pytest.approx(0.094, abs=5e-4)
+
+
+# -- dbscan --------------------------------------------------------------------------------
+
+
+def test_dbscan_worked_example_by_brute_force():
+    x = np.array([0, 1, 2, 3, 10, 11, 12, 20], dtype=float)
+    eps, min_pts = 1.5, 3
+    counts = [(np.abs(x - v) <= eps).sum() for v in x]
+    assert counts == [2, 3, 3, 2, 2, 3, 2, 1]
+    core = x[np.array(counts) >= min_pts]
+    assert core.tolist() == [1, 2, 11]
+    border = [v for v in x if v not in core and np.any(np.abs(core - v) <= eps)]
+    noise = [v for v in x if v not in core and v not in border]
+    assert border == [0, 3, 10, 12] and noise == [20]
+
+
+# -- spectral-clustering ---------------------------------------------------------------------
+
+
+def two_triangles(bridge):
+    adjacency = np.zeros((6, 6))
+    for group in ([0, 1, 2], [3, 4, 5]):
+        for i in group:
+            for j in group:
+                adjacency[i, j] = float(i != j)
+    adjacency[2, 3] = adjacency[3, 2] = bridge
+    return np.diag(adjacency.sum(1)) - adjacency
+
+
+def test_laplacian_spectrum_counts_components():
+    assert np.allclose(np.linalg.eigvalsh(two_triangles(0.0)), [0, 0, 3, 3, 3, 3])
+    bridged = np.linalg.eigvalsh(two_triangles(0.1))
+    assert bridged[0] == pytest.approx(0, abs=1e-12)
+    assert bridged[1] == pytest.approx(0.064, abs=5e-4)
+    assert bridged[-1] == pytest.approx(3.136, abs=5e-4)
+    assert two_triangles(0.0)[0].tolist() == [2, -1, -1, 0, 0, 0]
