@@ -316,7 +316,8 @@ def fuzzy_cross_entropy(v, w):
 
 
 def test_umap_losses_of_the_worked_example():
-    assert 1 / (1 + 1**2) == 0.5 and 1 / (1 + 3**2) == pytest.approx(0.1)
+    near, far = 1.0, 3.0
+    assert 1 / (1 + near**2) == 0.5 and 1 / (1 + far**2) == pytest.approx(0.1)
     assert 0.9 * math.log(0.9 / 0.1) == pytest.approx(1.978, abs=5e-4)
     assert 0.1 * math.log(0.1 / 0.9) == pytest.approx(-0.220, abs=5e-4)
     assert fuzzy_cross_entropy(0.9, 0.1) == pytest.approx(1.758, abs=5e-4)
