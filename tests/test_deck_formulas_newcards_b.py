@@ -363,3 +363,65 @@ def test_laplacian_spectrum_counts_components():
     assert bridged[1] == pytest.approx(0.064, abs=5e-4)
     assert bridged[-1] == pytest.approx(3.136, abs=5e-4)
     assert two_triangles(0.0)[0].tolist() == [2, -1, -1, 0, 0, 0]
+
+
+# -- word2vec-negative-sampling ------------------------------------------------------------
+
+
+def log_sigmoid(z):
+    return -math.log1p(math.exp(-z))
+
+
+def test_sgns_objective_of_the_worked_example():
+    assert log_sigmoid(2.0) == pytest.approx(-0.127, abs=5e-4)
+    assert log_sigmoid(-1.0) == pytest.approx(-1.313, abs=5e-4)
+    assert log_sigmoid(1.0) == pytest.approx(-0.313, abs=5e-4)
+    objective = log_sigmoid(2.0) + log_sigmoid(-1.0) + log_sigmoid(1.0)
+    assert objective == pytest.approx(-1.753, abs=5e-4)
+
+
+def test_sgns_noise_distribution_flattens_frequencies():
+    powered = np.array([0.9, 0.1]) ** 0.75
+    assert powered.round(3).tolist() == [0.924, 0.178]
+    assert (powered / powered.sum()).round(3).tolist() == [0.839, 0.161]
+
+
+# -- matrix-factorisation-als ----------------------------------------------------------------
+
+
+def test_one_factor_als_updates():
+    q, r = np.array([2.0, 1.0]), np.array([4.0, 3.0])
+    assert q @ r == 11 and q @ q + 1 == 6
+    p = (q @ r) / (q @ q + 1)
+    assert p == pytest.approx(1.833, abs=5e-4)
+    assert (p * q).round(2).tolist() == [3.67, 1.83]
+    assert (q @ r) / (q @ q) == pytest.approx(2.2)
+    assert (q @ r) / (q @ q + 10) == pytest.approx(0.733, abs=5e-4)
+    assert 3 / (1 + 1) == 1.5
+
+
+# -- xgboost-split-gain -----------------------------------------------------------------------
+
+
+def test_xgboost_gain_of_the_worked_example():
+    lam = 1.0
+
+    def score(g, h):
+        return g**2 / (h + lam)
+
+    gl, hl, gr, hr = -6.0, 3.0, 3.0, 2.0
+    assert -(gl + gr) / (hl + hr + lam) == pytest.approx(0.5)
+    assert score(gl + gr, hl + hr) == pytest.approx(1.5)
+    assert -gl / (hl + lam) == pytest.approx(1.5) and -gr / (hr + lam) == pytest.approx(-1.0)
+    assert score(gl, hl) == 9 and score(gr, hr) == 3
+    half = 0.5 * (score(gl, hl) + score(gr, hr) - score(gl + gr, hl + hr))
+    assert half - 0.5 == pytest.approx(4.75)
+    assert half - 6 == pytest.approx(-0.75)
+
+
+# -- tree-feature-importance ------------------------------------------------------------------
+
+
+def test_permutation_importance_of_the_worked_example():
+    base, shuffled_a, shuffled_b = 0.85, 0.71, 0.85
+    assert base - shuffled_a == pytest.approx(0.14) and base - shuffled_b == 0
