@@ -425,3 +425,82 @@ def test_xgboost_gain_of_the_worked_example():
 def test_permutation_importance_of_the_worked_example():
     base, shuffled_a, shuffled_b = 0.85, 0.71, 0.85
     assert base - shuffled_a == pytest.approx(0.14) and base - shuffled_b == 0
+
+
+# -- fid ---------------------------------------------------------------------------------------
+
+
+def fid_1d(m_r, s_r, m_g, s_g):
+    return (m_r - m_g) ** 2 + s_r**2 + s_g**2 - 2 * math.sqrt(s_r**2 * s_g**2)
+
+
+def test_fid_one_dimensional_worked_example():
+    m_r, s_r, m_g, s_g = 0.0, 1.0, 0.5, 0.6
+    assert (m_r - m_g) ** 2 == 0.25 and (s_r - s_g) ** 2 == pytest.approx(0.16)
+    assert fid_1d(m_r, s_r, m_g, s_g) == pytest.approx(0.41)
+    assert fid_1d(m_r, s_r, m_r, 0.1) == pytest.approx(0.81)
+
+
+def test_fid_matches_the_squared_wasserstein_distance_of_samples():
+    # in 1-D the 2-Wasserstein distance couples sorted samples
+    real = np.sort(RNG.normal(0.0, 1.0, 200_000))
+    fake = np.sort(RNG.normal(0.5, 0.6, 200_000))
+    assert np.mean((real - fake) ** 2) == pytest.approx(0.41, abs=0.01)
+
+
+# -- word-error-rate ---------------------------------------------------------------------------
+
+
+def word_edits(ref, hyp):
+    row = list(range(len(hyp) + 1))
+    for i, ref_word in enumerate(ref, 1):
+        prev, row[0] = row[0], i
+        for j, hyp_word in enumerate(hyp, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ref_word != hyp_word))
+    return row[-1]
+
+
+def test_word_error_rates_of_the_card():
+    ref = ["the", "cat", "sat", "on", "the", "mat"]
+    hyp = ["the", "cat", "sit", "on", "mat", "today"]
+    assert word_edits(ref, hyp) / len(ref) == 0.5
+    short, chatty = list("abc"), list("vwxyzpq")
+    rate = word_edits(short, chatty) / len(short)
+    assert rate == pytest.approx(7 / 3) and round(rate, 2) == 2.33
+
+
+# -- rouge-n ------------------------------------------------------------------------------------
+
+
+def test_rouge_scores_of_the_worked_example():
+    from collections import Counter
+
+    def grams(words, n):
+        return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+    ref = ["the", "cat", "sat", "on", "the", "mat"]
+    cand = ["the", "cat", "lay", "on", "the", "mat", "today"]
+    expected = {1: (5, 6, 7, 0.833, 0.714, 0.769), 2: (3, 5, 6, 0.6, 0.5, 0.545)}
+    for n, (m, r, c, recall, precision, f1) in expected.items():
+        ref_grams, cand_grams = grams(ref, n), grams(cand, n)
+        assert sum(ref_grams.values()) == r and sum(cand_grams.values()) == c
+        assert sum((ref_grams & cand_grams).values()) == m
+        assert m / r == pytest.approx(recall, abs=5e-4)
+        assert m / c == pytest.approx(precision, abs=5e-4)
+        assert 2 * m / (c + r) == pytest.approx(f1, abs=5e-4)
+        p, q = m / c, m / r
+        assert 2 * p * q / (p + q) == pytest.approx(2 * m / (c + r))
+
+
+# -- mean-reciprocal-rank -----------------------------------------------------------------------
+
+
+def test_mrr_of_the_worked_example():
+    ranks = [1, 3, 6]
+    reciprocal = [1 / r for r in ranks]
+    assert sum(reciprocal) / 3 == pytest.approx(0.5)
+    assert (sum(reciprocal) + 0) / 4 == pytest.approx(0.375)
+    assert len(ranks) / sum(ranks) == pytest.approx(0.3)
+    far = [1, 100]
+    assert np.mean([1 / r for r in far]) == pytest.approx(0.505)
+    assert 1 / np.mean(far) == pytest.approx(0.0198, abs=5e-5)
