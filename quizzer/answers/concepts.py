@@ -32,14 +32,16 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "neither", "nor", "none"
 NEGATION_REACH = 4
 #: Where a clause ends: a negation never reaches past one ("not d_k, but sqrt(d_k)").
 _CLAUSE_BREAK = re.compile(
-    r"[;!?]|[.:,](?!\d)|\b(?:but|whereas|while|although|though|however|yet)\b",
+    r"[;!?]|[.,](?!\d)|\b(?:but|whereas|while|although|though|however|yet)\b",
     re.IGNORECASE,
 )
+#: A comma inside brackets lists, it does not end a clause: "(n, d_k)".
+_PARENTHESES = re.compile(r"\([^()]*\)")
 #: Spelled negations that are more than one word.
 _NEGATION_PHRASES = re.compile(r"\b(?:rather than|instead of|as opposed to|other than)\b", re.I)
 
 _SUFFIXES = (
-    "isations", "izations", "isation", "ization", "ations", "ation", "ating", "ated", "ates",
+    "isations", "izations", "isation", "ization", "ations", "ation", "ating", "ated", "ates", "ate",
     "ising", "izing", "ised", "ized", "ises", "izes", "ise", "ize", "ments", "ment", "ness",
     "ingly", "ing", "edly", "ed", "ly", "es", "er", "s", "e",
 )  # fmt: skip
@@ -86,7 +88,7 @@ class ConceptMatcher:
 
     def clauses(self, text: str) -> list[list[str]]:
         """The answer's clauses, each as canonical words."""
-        text = text[:MAX_ANSWER_LENGTH]
+        text = _PARENTHESES.sub(lambda m: m.group().replace(",", " "), text[:MAX_ANSWER_LENGTH])
         return [words for part in _CLAUSE_BREAK.split(text) if (words := self._clause_words(part))]
 
     def found(self, text: str) -> list[bool]:
@@ -98,6 +100,12 @@ class ConceptMatcher:
         """Every group said (and there is at least one group)."""
         found = self.found(text)
         return bool(found) and all(found)
+
+
+def ends_denied(text: str, vocabulary: Vocabulary) -> bool:
+    """A negation among the last words of ``text``: what comes next is denied."""
+    words = vocabulary.normalise(_NEGATION_PHRASES.sub(" not ", text)).words
+    return any(word in NEGATIONS for word in words[-NEGATION_REACH:])
 
 
 def _said(form: tuple[str, ...], clauses: list[list[str]]) -> bool:
