@@ -103,6 +103,8 @@ def test_signs_units_and_percent_are_never_dropped(a, b):
         ("+6 dB", "6 dB"),
         ("L2-norm", "L2 normalization"),
         ("doesn't", "does not"),
+        ("can’t", "can not"),
+        ("cannot", "can not"),
     ],
 )
 def test_same_number_or_relation_however_written(a, b):

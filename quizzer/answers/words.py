@@ -145,7 +145,8 @@ def _words(text: str) -> list[str]:
     (``L2-norm``, ``one-hot``) only separates.
     """
     text = normalise_words(text).translate(_MINUS).replace("&", " and ")
-    text = re.sub(r"n't\b", " not", text.replace("cannot", "can not").replace("won't", "will not"))
+    text = text.replace("’", "'").replace("cannot", "can not").replace("can't", "can not")
+    text = re.sub(r"n't\b", " not", text.replace("won't", "will not"))
     text = re.sub(r"\bper ?cent\b|\bpct\b", " % ", text)
     text = re.sub(r"\bper ?mille\b", " ‰ ", text)
     for typed, symbol in _RELATION_SIGNS:
