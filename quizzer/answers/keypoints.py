@@ -115,15 +115,22 @@ class KeyPointChecker:
                     _, rhs = _sides(point.formula)
                     self._formulas.setdefault(rhs, f"formula-{len(self._formulas)}")
         self._judge: CardJudge | None = None
+        self._matchers: dict[tuple[tuple[str, ...], ...], ConceptMatcher] = {}
 
     def covered(self, point: KeyPoint, text: str) -> bool:
         """``text`` shows ``point``: all its concepts said, or its formula written."""
         text = text[:MAX_ANSWER_LENGTH]
         if not text.strip():
             return False
-        if point.concepts and ConceptMatcher(point.concepts, self.synonyms).covers(text):
+        if point.concepts and self._matcher(point).covers(text):
             return True
         return point.formula is not None and self._formula_said(point.formula, text)
+
+    def _matcher(self, point: KeyPoint) -> ConceptMatcher:
+        key = tuple(tuple(group) for group in point.concepts)
+        if key not in self._matchers:
+            self._matchers[key] = ConceptMatcher(point.concepts, self.synonyms)
+        return self._matchers[key]
 
     # -- formulas ---------------------------------------------------------------
 

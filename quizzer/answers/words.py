@@ -25,6 +25,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizzer.answers.concepts import ConceptMatcher
 
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -126,6 +130,7 @@ _RELATION_SPELLINGS: tuple[tuple[str, str], ...] = (
 _RELATION_WORDS = [
     (re.compile(rf"\b(?:{spelled})\b"), symbol) for spelled, symbol in _RELATION_SPELLINGS
 ]
+_RELATION_CUES = ("than", "least", "most", "equal", "differs")
 _RELATION_SIGNS = (
     (">=", "≥"), ("=>", "≥"), ("⩾", "≥"), ("<=", "≤"), ("=<", "≤"), ("⩽", "≤"),
     ("!=", "≠"), ("/=", "≠"), ("==", "="),
@@ -151,8 +156,9 @@ def _words(text: str) -> list[str]:
     text = re.sub(r"\bper ?mille\b", " ‰ ", text)
     for typed, symbol in _RELATION_SIGNS:
         text = text.replace(typed, f" {symbol} ")
-    for spelled, symbol in _RELATION_WORDS:
-        text = spelled.sub(f" {symbol} ", text)
+    if any(cue in text for cue in _RELATION_CUES):  # most answers have none: skip 8 regexes
+        for spelled, symbol in _RELATION_WORDS:
+            text = spelled.sub(f" {symbol} ", text)
     text = re.sub(r"(?<=\w)-(?=\w)", " ", text)  # a hyphen inside a word
     text = re.sub(r"([%‰≥≤≠<>=])", r" \1 ", text)
     text = re.sub(r"(\d)([^\d\s.,+\-])", r"\1 \2", text)
@@ -347,6 +353,7 @@ class WordJudge:
         self.wrong = [(p, self.vocabulary.normalise(p)) for p in wrong]
         self.synonyms = [list(group) for group in synonyms]
         self.concepts = [list(group) for group in concepts]
+        self._matchers: tuple[ConceptMatcher, ConceptMatcher] | None = None  # built when needed
 
     def _protected(self, target: Phrase) -> frozenset[str]:
         """Words of every other phrase: a typo must not turn one answer into another."""
@@ -390,10 +397,14 @@ class WordJudge:
             return False
         from quizzer.answers.concepts import ConceptMatcher  # it builds on this module
 
-        if not ConceptMatcher(self.concepts, self.synonyms).covers(text):
-            return False
-        wrong = [[phrase] for phrase, _ in self.wrong]
-        return not any(ConceptMatcher(wrong, self.synonyms).found(text))
+        if self._matchers is None:
+            wrong = [[phrase] for phrase, _ in self.wrong]
+            self._matchers = (
+                ConceptMatcher(self.concepts, self.synonyms),
+                ConceptMatcher(wrong, self.synonyms),
+            )
+        concepts, wrong_phrases = self._matchers
+        return concepts.covers(text) and not any(wrong_phrases.found(text))
 
     def in_answer_unit(self, text: str, expected: float | None) -> str | None:
         """A number with a unit (``-6 dB``, ``35 MB``, ``30‰``) as a plain number in
