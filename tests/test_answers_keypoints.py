@@ -240,3 +240,9 @@ def test_validate_requires_evidence_on_a_key_point():
     )
     [problem] = key_point_problems(card)
     assert "needs 'concepts' or a 'formula'" in problem.message
+
+
+def test_check_follow_up_reads_a_piped_answer(invoke):
+    result = invoke("check", "attention", "--follow-up", "2", "--json", input="softmax saturates\n")
+    assert json.loads(result.stdout)["covered"] == ["softmax saturates, close to one-hot"]
+    assert result.exit_code == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -32,7 +33,8 @@ def check(
         typer.Option(
             "--follow-up",
             metavar="N",
-            help="Check one answer (-a TEXT) against follow-up N's key points instead.",
+            help="Check one answer (-a TEXT, or standard input) against follow-up N's key"
+            " points instead.",
         ),
     ] = None,
 ) -> None:
@@ -50,6 +52,8 @@ def check(
     if follow_up is not None:
         from quizzer.answers.keypoints import check_follow_up
 
+        if not given and not sys.stdin.isatty():  # echo "my answer" | quizzer check ...
+            given = [sys.stdin.read()]
         checked = check_follow_up(loaded.card, follow_up, " ".join(given))
         if json:
             screen.json(checked.to_dict())
