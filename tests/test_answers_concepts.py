@@ -7,8 +7,7 @@ import json
 import pytest
 
 from quizzer.answers import CardJudge
-from quizzer.answers.concepts import ConceptMatcher, stem
-from quizzer.answers.words import WordJudge
+from quizzer.answers.concepts import ConceptMatcher, MeaningJudge, stem
 from quizzer.cards.model import Card
 
 EMA = [["running", "moving average", "exponential", "EMA"], ["mean", "variance", "statistics"]]
@@ -92,7 +91,7 @@ def test_multi_word_synonyms_and_card_synonyms():
 
 
 def test_word_judge_accepts_by_meaning_unless_a_known_wrong_phrase_is_said():
-    judge = WordJudge(["running statistics"], wrong=["batch statistics"], concepts=EMA)
+    judge = MeaningJudge(["running statistics"], wrong=["batch statistics"], concepts=EMA)
     assert judge.match("an EMA of the means") is not None
     assert judge.match("batch statistics") is None
     assert judge.match("the running mean, and also the batch statistics") is None

@@ -20,8 +20,11 @@ from functools import lru_cache
 
 from quizzer.answers.words import (
     MAX_ANSWER_LENGTH,
+    MAX_PHRASE_LENGTH,
     MIN_TYPO_LENGTH,
     Vocabulary,
+    WordJudge,
+    WordMatch,
     is_rigid,
     within_one_edit,
 )
@@ -132,3 +135,32 @@ def _occurrences(form: tuple[str, ...], words: list[str]) -> Iterable[int]:
         spaced = size == 1 and "".join(words[start : start + 2]) == squashed  # layer norm
         if word_for_word or run_together or (spaced and start + 1 < len(words)):
             yield start
+
+
+class MeaningJudge(WordJudge):
+    """A blank's word judge that also accepts by meaning: with ``concepts``, an
+    answer that says every group matches the blank's first phrase, unless it
+    also says a known-wrong phrase (which then decides, as it does for words)."""
+
+    def __init__(
+        self,
+        accepted: Sequence[str],
+        wrong: Sequence[str] = (),
+        synonyms: Iterable[Sequence[str]] = (),
+        concepts: Sequence[Sequence[str]] = (),
+    ) -> None:
+        super().__init__(accepted, wrong, synonyms)
+        self.concepts = ConceptMatcher(concepts, synonyms) if concepts else None
+        self.wrong_phrases = ConceptMatcher([[p] for p, _ in self.wrong], synonyms)
+
+    def match(self, text: str) -> WordMatch | None:
+        found = super().match(text)
+        if found is not None or self.concepts is None or not self.accepted:
+            return found
+        if len(text) > MAX_ANSWER_LENGTH:
+            return None
+        if len(text) <= MAX_PHRASE_LENGTH and self.match_wrong(text) is not None:
+            return None
+        if self.concepts.covers(text) and not any(self.wrong_phrases.found(text)):
+            return WordMatch(self.accepted[0][0], typo=False)
+        return None

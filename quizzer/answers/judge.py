@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 
 from quizzer.answers import functions, numeric
+from quizzer.answers.concepts import MeaningJudge
 from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
     MAX_LITERAL_DIGITS,
@@ -191,7 +192,7 @@ class _CompiledBlank:
     def words(self) -> WordJudge:
         """The blank's phrases, right and known-wrong, as words are matched."""
         wrong = [entry.answer for entry in self.blank.wrong] if self.is_word_blank else []
-        return WordJudge(self.accepted_words, wrong, self.synonyms, self.blank.concepts)
+        return MeaningJudge(self.accepted_words, wrong, self.synonyms, self.blank.concepts)
 
 
 @dataclass

@@ -20,6 +20,7 @@ Library use::
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -35,7 +36,9 @@ Grade = Literal["again", "hard", "good"]
 #: Formulas read from one answer at most, and the time each may take to judge:
 #: a check stays well under a second whatever is typed.
 MAX_FORMULAS = 24
-FORMULA_SECONDS = 0.25
+FORMULA_SECONDS = 1.0
+#: All formulas of one point together: past this, the rest count as not said.
+CHECK_SECONDS = 3.0
 MAX_FORMULA_LENGTH = 80
 
 
@@ -151,7 +154,10 @@ class KeyPointChecker:
             self._formulas[rhs] = f"formula-{len(self._formulas)}"
             self._judge = None
         blank = self._formulas[rhs]
+        started = time.monotonic()
         for left, candidate in list(self._candidates(text))[:MAX_FORMULAS]:
+            if time.monotonic() - started > CHECK_SECONDS:
+                return False  # precision first: what was not judged is not evidence
             if lhs and not self._names(lhs, left):
                 continue
             verdict = judge_bounded(self.judge, blank, candidate, FORMULA_SECONDS, read_back=False)

@@ -25,10 +25,6 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from quizzer.answers.concepts import ConceptMatcher
 
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -346,14 +342,11 @@ class WordJudge:
         accepted: Sequence[str],
         wrong: Sequence[str] = (),
         synonyms: Iterable[Sequence[str]] = (),
-        concepts: Sequence[Sequence[str]] = (),
     ) -> None:
         self.vocabulary = Vocabulary(synonyms)
         self.accepted = [(p, self.vocabulary.normalise(p)) for p in accepted]
         self.wrong = [(p, self.vocabulary.normalise(p)) for p in wrong]
         self.synonyms = [list(group) for group in synonyms]
-        self.concepts = [list(group) for group in concepts]
-        self._matchers: tuple[ConceptMatcher, ConceptMatcher] | None = None  # built when needed
 
     def _protected(self, target: Phrase) -> frozenset[str]:
         """Words of every other phrase: a typo must not turn one answer into another."""
@@ -390,21 +383,6 @@ class WordJudge:
             if one_typo(given, phrase, self._protected(phrase)):
                 return WordMatch(phrase_text, typo=True)
         return None
-
-    def _by_meaning(self, text: str) -> bool:
-        """Every concept group said, none negated, and no known-wrong phrase said."""
-        if not self.concepts:
-            return False
-        from quizzer.answers.concepts import ConceptMatcher  # it builds on this module
-
-        if self._matchers is None:
-            wrong = [[phrase] for phrase, _ in self.wrong]
-            self._matchers = (
-                ConceptMatcher(self.concepts, self.synonyms),
-                ConceptMatcher(wrong, self.synonyms),
-            )
-        concepts, wrong_phrases = self._matchers
-        return concepts.covers(text) and not any(wrong_phrases.found(text))
 
     def in_answer_unit(self, text: str, expected: float | None) -> str | None:
         """A number with a unit (``-6 dB``, ``35 MB``, ``30‰``) as a plain number in
@@ -445,17 +423,8 @@ class WordJudge:
         return unity if base == "percent" else None
 
     def match(self, text: str) -> WordMatch | None:
-        """The accepted phrase ``text`` says, if any (a known-wrong one wins a tie).
-
-        With ``concepts``, an answer that says every group's idea matches the
-        blank's first phrase, unless it also says a known-wrong phrase.
-        """
-        found = self._lookup(text, self.accepted, self.wrong)
-        if found is None and self.accepted and len(text) <= MAX_ANSWER_LENGTH:
-            said_wrong = len(text) <= MAX_PHRASE_LENGTH and self._lookup(text, self.wrong, [])
-            if not said_wrong and self._by_meaning(text):
-                return WordMatch(self.accepted[0][0], typo=False)
-        return found
+        """The accepted phrase ``text`` says, if any (a known-wrong one wins a tie)."""
+        return self._lookup(text, self.accepted, self.wrong)
 
     def match_wrong(self, text: str) -> str | None:
         """The known-wrong phrase ``text`` says, typos forgiven as for right ones."""
