@@ -221,7 +221,7 @@ def test_validate_reports_a_key_point_example_that_fails(invoke, tmp_path):
 
 
 def test_validate_requires_evidence_on_a_key_point():
-    from quizzer.cards.validate import key_point_problems
+    from quizzer.app.validating import key_point_problems
 
     card = Card.model_validate(
         {
