@@ -1,0 +1,301 @@
+"""The parser's notations beyond operators: roots, sums, binomials, norms, transposes.
+
+Each is read whole or refused with a column, never read as something else:
+``\\sqrt[3]{x}`` is the cube root (not ``sqrt(3)·x``), ``\\sum_{i=0}^{n}`` binds
+``i`` in its body only, ``C(n, k)`` is a binomial only where ``C`` is no symbol
+of the card. :class:`Constructs` is a part of the parser in
+:mod:`quizzer.answers.syntax`, which supplies the token helpers it uses.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from quizzer.answers.functions import SERIES_FORMS
+from quizzer.answers.lexer import TRANSPOSE_MARKS, Token
+from quizzer.answers.reading import AnswerError, Binary, Call, Node, Num, Series, Transpose
+from quizzer.cards.names import GREEK, name_key
+
+if TYPE_CHECKING:
+    from quizzer.answers.syntax import SymbolTable
+
+#: Signs a sum or product is written with before its limits: \\sum, Σ, \\Sigma.
+SERIES_SIGNS = {
+    sign: kind
+    for kind, spellings, commands, _ in SERIES_FORMS
+    for letter in spellings
+    if letter in GREEK
+    for sign in (*commands, letter, "\\" + GREEK[letter])
+}
+#: Sums and products written as calls: sum(f, i, 0, n), Sum(f, (i, 0, oo)).
+SERIES_CALLS = {
+    name: kind
+    for kind, spellings, _, _ in SERIES_FORMS
+    for name in (kind, *spellings)
+    if name.isascii()
+}
+#: How an unbounded upper limit is written.
+INFINITY = frozenset({"∞", "oo", "inf", "infty", "infinity", "Infinity"})
+#: The names whose LaTeX form takes two {…} groups.
+_TWO_GROUPS = frozenset({"\\binom", "\\dbinom", "\\tbinom"})
+_BOUND = re.compile(r"^\s*(.+?)\s*=\s*(.+?)\s*$")
+_SUM_BP = 10  # a sum's body runs to the next + or -, as on paper
+
+
+class Constructs:
+    """Notations the Pratt parser reads through these methods."""
+
+    tokens: list[Token]
+    position: int
+    symbols: SymbolTable
+    bound: list[str]
+
+    if TYPE_CHECKING:
+
+        def peek(self) -> Token: ...
+        def advance(self) -> Token: ...
+        def expect(self, text: str) -> Token: ...
+        def expression(self, rbp: int = 0) -> Node: ...
+        def group(self, command: str) -> Node: ...
+        def call(self, function: str, token: Token, base: Node | None = None) -> Node: ...
+
+    def is_op(self, text: str, offset: int = 0) -> bool:
+        index = min(self.position + offset, len(self.tokens) - 1)
+        token = self.tokens[index]
+        return token.kind == "op" and token.text == text
+
+    # roots ---------------------------------------------------------------------
+    def root(self, token: Token) -> Node | None:
+        """``\\sqrt[n]{x}`` (and ``√[n]{x}``): the n-th root; None if no index follows."""
+        if not self.is_op("["):
+            return None
+        if token.text != "\\sqrt" and not self._index_then_group():
+            return None  # √[x + 1] is a bracketed radicand
+        self.advance()
+        index = self.expression()
+        self.expect("]")
+        radicand = self.group("\\sqrt")
+        if index == Num(Fraction(3)):
+            return Call("cbrt", (radicand,))
+        if index == Num(Fraction(2)):
+            return Call("sqrt", (radicand,))
+        return Binary("^", radicand, Binary("/", Num(Fraction(1)), index))
+
+    def _index_then_group(self) -> bool:
+        depth = 0
+        for index in range(self.position, len(self.tokens)):
+            token = self.tokens[index]
+            if token.kind == "op" and token.text in "([{":
+                depth += 1
+            elif token.kind == "op" and token.text in ")]}":
+                depth -= 1
+                if depth == 0:
+                    following = self.tokens[index + 1]
+                    return following.kind == "op" and following.text == "{"
+        return False
+
+    # transposes --------------------------------------------------------------
+    def transpose_mark(self, token: Token) -> bool:
+        """Whether ``token`` after ``^`` says transpose: T (not a symbol), ⊤, \\mathrm{T}, '."""
+        if token.kind == "op" and token.text == "'":
+            return True
+        if token.kind != "name":
+            return False
+        if token.text in TRANSPOSE_MARKS and token.text != "T":
+            return True
+        if token.text.startswith("\\") and name_key(token.text) == "T":
+            return True  # \mathrm{T}, \mathsf T: an upright T is the transpose
+        return token.text == "T" and self.symbols.symbol("T") is None
+
+    def braced_transpose(self, left: Node) -> Node | None:
+        """``x^{T}``, ``x^{\\top}``, ``x^{\\prime}`` (the ``^`` already read), if so."""
+        if self.transpose_mark(self.peek()):
+            self.advance()
+            return Transpose(left)
+        if (
+            self.is_op("{")
+            and self.is_op("}", 2)
+            and self.transpose_mark(self.tokens[self.position + 1])
+        ):
+            self.position += 3
+            return Transpose(left)
+        return None
+
+    # binomials ---------------------------------------------------------------
+    def latex_binomial(self, token: Token) -> Node | None:
+        """``\\binom{n}{k}``: two groups, not one argument."""
+        if token.text not in _TWO_GROUPS or not self.is_op("{"):
+            return None
+        top = self.group(token.text)
+        return Call("binomial", (top, self.group(token.text)))
+
+    def choose(self, top: Node) -> Node:
+        """``{n \\choose k}``: the ``{`` and ``n`` are read, ``\\choose`` is next."""
+        self.advance()
+        bottom = self.expression()
+        self.expect("}")
+        return Call("binomial", (top, bottom))
+
+    def binomial_letter(self, token: Token) -> Node | None:
+        """``C(n, k)`` as the pass@k prompt writes it, where C is no symbol of the card."""
+        if token.text != "C" or self.symbols.symbol("C") is not None or not self.is_op("("):
+            return None
+        return self.call("binomial", token)
+
+    # norms, floors -----------------------------------------------------------
+    def norm(self, token: Token) -> Node:
+        inner = self.expression()
+        self.expect("‖")
+        following = self.peek()
+        if following.kind == "sub":
+            self.advance()
+            if following.text not in ("2", "F"):
+                raise AnswerError(
+                    f"only the 2-norm is read, not ‖…‖_{following.text} "
+                    f"(column {following.column})",
+                    following.column,
+                )
+        return Call("norm", (inner,))
+
+    def bracket_function(self, token: Token) -> Node:
+        """``⌊x⌋`` and ``⌈x⌉``."""
+        inner = self.expression()
+        self.expect("⌋" if token.text == "⌊" else "⌉")
+        return Call("floor" if token.text == "⌊" else "ceil", (inner,))
+
+    # sums and products -------------------------------------------------------
+    def series(self, token: Token) -> Node | None:
+        """``\\sum_{i=0}^{n} body``, ``Σ_{t=0}^{∞}``, ``\\prod_{l=1}^{L}``, if one starts here."""
+        kind = SERIES_SIGNS.get(token.text)
+        following = self.peek()
+        if kind is None or following.kind != "sub":
+            return None
+        bound = _BOUND.match(following.text)
+        if bound is None:
+            raise AnswerError(
+                f"a {kind} needs its index and start, like _{{i=0}} (column {following.column})",
+                following.column,
+            )
+        self.advance()
+        variable = self.bound_variable(bound.group(1), following)
+        low = self.sub_expression(bound.group(2), following.column)
+        if not self.is_op("^"):
+            raise AnswerError(
+                f"a {kind} needs its upper limit, like ^{{n}} (column {following.column})",
+                following.column,
+            )
+        self.advance()
+        high = self.upper_limit()
+        self.bound.append(variable)
+        try:
+            body = self.expression(_SUM_BP)
+        finally:
+            self.bound.pop()
+        return self.make_series(kind, variable, low, high, token, body)
+
+    @staticmethod
+    def make_series(
+        kind: str, variable: str, low: Node, high: Node | None, token: Token, body: Node
+    ) -> Node:
+        if high is None and kind == "prod":
+            raise AnswerError(
+                f"an infinite product is not read (column {token.column})", token.column
+            )
+        return Series(kind, variable, low, high, body)
+
+    def upper_limit(self) -> Node | None:
+        token = self.peek()
+        if self.is_infinity(token):
+            self.advance()
+            return None
+        if (
+            self.is_op("{")
+            and self.is_infinity(self.tokens[self.position + 1])
+            and self.is_op("}", 2)
+        ):
+            self.position += 3
+            return None
+        if token.kind == "num":
+            self.advance()
+            if not token.text.isdigit():
+                raise AnswerError(
+                    f"a limit is a whole number (column {token.column})", token.column
+                )
+            return Num(Fraction(int(token.text)))
+        if self.is_op("{"):
+            return self.group("^")
+        if token.kind == "name":
+            return self.expression(60)  # one name: ^n, ^L
+        raise AnswerError(f"expected the upper limit at column {token.column}", token.column)
+
+    @staticmethod
+    def is_infinity(token: Token) -> bool:
+        return (token.kind in ("op", "name") and token.text.lstrip("\\") in INFINITY) or (
+            token.kind == "op" and token.text == "∞"
+        )
+
+    def bound_variable(self, text: str, token: Token) -> str:
+        if not re.fullmatch(r"\\?[A-Za-z]+(_?\d+)?", text.strip()):
+            raise AnswerError(
+                f"a {text!r} is no index of a sum (column {token.column})", token.column
+            )
+        return name_key(text.strip())
+
+    def sub_expression(self, text: str, column: int) -> Node:
+        """Parse a bound written inside a subscript (``0`` in ``_{i=0}``)."""
+        from quizzer.answers.syntax import parse_bound
+
+        return parse_bound(text, self.symbols, self.bound, column)
+
+    def series_call(self, token: Token) -> Node | None:
+        """``sum(f, i, 0, n)`` and SymPy's ``Sum(f, (i, 0, oo))``."""
+        kind = SERIES_CALLS.get(token.text)
+        if kind is None or not self.is_op("(") or self.symbols.symbol(token.text) is not None:
+            return None
+        variable_token = self._series_call_variable()
+        if variable_token is None:
+            return None
+        variable = self.bound_variable(variable_token.text, variable_token)
+        self.advance()  # (
+        self.bound.append(variable)
+        try:
+            body = self.expression()
+        finally:
+            self.bound.pop()
+        self.expect(",")
+        wrapped = self.is_op("(")
+        if wrapped:
+            self.advance()
+        self.advance()  # the variable, found above
+        self.expect(",")
+        low = self.expression()
+        self.expect(",")
+        if self.is_infinity(self.peek()):
+            self.advance()
+            high = None
+        else:
+            high = self.expression()
+        if wrapped:
+            self.expect(")")
+        self.expect(")")
+        return self.make_series(kind, variable, low, high, token, body)
+
+    def _series_call_variable(self) -> Token | None:
+        """The index of ``sum(f, i, ...)``: the name after the first top-level comma."""
+        depth = 0
+        for index in range(self.position, len(self.tokens) - 1):
+            token = self.tokens[index]
+            if token.kind == "op" and token.text in "([{":
+                depth += 1
+            elif token.kind == "op" and token.text in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return None
+            elif token.kind == "op" and token.text == "," and depth == 1:
+                following = self.tokens[index + 1]
+                if following.kind == "op" and following.text == "(":
+                    following = self.tokens[index + 2]
+                return following if following.kind == "name" else None
+        return None

@@ -1,0 +1,94 @@
+"""Sums and products at a sample point: term by term, at a bounded cost.
+
+``\\sum_{i=0}^{n} a_i`` is added up term by term once ``n`` has a value. The
+number of terms every series of one evaluation may take together is limited
+(:data:`MAX_TERMS`), so nested or long sums are refused as too costly to
+evaluate rather than run for seconds. A sum to infinity is evaluated only
+where its terms shrink fast enough for it to converge (a ratio below 1, or a
+power of the index below -1); elsewhere the point has no value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from quizzer.answers.reading import Binary, Node, Num, Series
+
+#: Terms all the series of one evaluation may take together.
+MAX_TERMS = 4_000
+#: Where the convergence of a series to infinity is looked at (past its first index).
+_PROBES = (64, 65, 256, 257, 1024)
+
+Value = Any
+
+
+def _terms_left(evaluator: Any, wanted: int) -> None:
+    from quizzer.answers.numeric import TooCostly
+
+    used = getattr(evaluator, "series_terms", 0) + wanted
+    if used > MAX_TERMS:
+        raise TooCostly("sum or product too long to evaluate")
+    evaluator.series_terms = used
+
+
+def _whole(evaluator: Any, value: Value) -> int:
+    from quizzer.answers.numeric import Undefined, is_matrix
+
+    if is_matrix(value) or not evaluator.is_whole(value):
+        raise Undefined("the bounds of a sum or product are whole numbers")
+    return int(value)
+
+
+def evaluate_series(
+    evaluator: Any, node: Series, low: Value, high: Value | None, term: Callable[[Node], Value]
+) -> Value:
+    """The value of a sum or product in ``evaluator``'s arithmetic (a numeric fold)."""
+    start = _whole(evaluator, low)
+    if high is None:
+        return _infinite_sum(evaluator, start, term)
+    stop = _whole(evaluator, high)
+    count = max(stop - start + 1, 0)
+    _terms_left(evaluator, count)
+    op = Binary("+" if node.kind == "sum" else "*", node.body, node.body)
+    total = evaluator.number(Fraction(0 if node.kind == "sum" else 1))
+    for index in range(start, stop + 1):
+        total = evaluator.binary(op, total, term(Num(Fraction(index))))
+    return total
+
+
+def _magnitude(value: Value) -> Any:
+    return abs(mpmath.mpf(value))
+
+
+def _infinite_sum(evaluator: Any, start: int, term: Callable[[Node], Value]) -> Value:
+    from quizzer.answers.numeric import Undefined, is_matrix
+
+    def at(index: int) -> Value:
+        value = term(Num(Fraction(start + index)))
+        if is_matrix(value):
+            raise Undefined("a sum to infinity of matrices is not evaluated")
+        return value
+
+    _terms_left(evaluator, len(_PROBES))
+    near, after, far, after_far, farthest = (_magnitude(at(index)) for index in _PROBES)
+    shrinking_fast = (
+        near > 0 and after / near < 1 - 1e-9 and (far == 0 or after_far / far < 1 - 1e-9)
+    )
+    # |a_k| ~ k^-p with p > 1 converges; a ratio tending to 1 alone does not tell.
+    power_decay = far > 0 and farthest > 0 and mpmath.log(far / farthest) / mpmath.log(4) > 1.05
+    if not (farthest == far == 0 or shrinking_fast or power_decay):
+        raise Undefined("the series does not converge here")
+    _terms_left(evaluator, 400)  # nsum's extrapolation takes a few hundred terms at most
+    with mpmath.workdps(max(mpmath.mp.dps, 20)):
+        total = mpmath.nsum(lambda k: mpmath.mpf(at(int(k))), [0, mpmath.inf])
+    return evaluator.checked(evaluator.number(Fraction(0)) + _as_arithmetic(evaluator, total))
+
+
+def _as_arithmetic(evaluator: Any, value: Any) -> Value:
+    """``value`` (an mpmath number) in the evaluator's own number type."""
+    sample = evaluator.number(Fraction(1))
+    return value if isinstance(sample, mpmath.mpf) else float(value)
