@@ -144,6 +144,15 @@ class Constructs:
             return None
         return self.call("binomial", token)
 
+    def transpose_call(self, token: Token) -> Node | None:
+        """``transpose(x)`` and ``\\operatorname{transpose}{\\left(x \\right)}`` (SymPy's)."""
+        if name_key(token.text) != "transpose" or not (self.is_op("(") or self.is_op("{")):
+            return None
+        opening = self.advance()
+        inner = self.expression()
+        self.expect(")" if opening.text == "(" else "}")
+        return Transpose(inner)
+
     # norms, floors -----------------------------------------------------------
     def norm(self, token: Token) -> Node:
         inner = self.expression()

@@ -413,12 +413,12 @@ REGISTRY: tuple[Function, ...] = (
     ),
     Function(
         "max", (2, 8), _real_extreme(_MAX), _complex_extreme(_MAX), _precise_extreme(_MAX),
-        lambda sp: sp.Max, latex=("max",), array=_array_extreme(np.maximum),
+        lambda sp: sp.Max, spellings=("Max",), latex=("max",), array=_array_extreme(np.maximum),
         precise_array=_object_extreme(_MAX), cheap=True,
     ),
     Function(
         "min", (2, 8), _real_extreme(_MIN), _complex_extreme(_MIN), _precise_extreme(_MIN),
-        lambda sp: sp.Min, latex=("min",), array=_array_extreme(np.minimum),
+        lambda sp: sp.Min, spellings=("Min",), latex=("min",), array=_array_extreme(np.minimum),
         precise_array=_object_extreme(_MIN), cheap=True,
     ),
     Function(
@@ -516,6 +516,11 @@ def arities() -> dict[str, tuple[int, int]]:
 def spellings() -> dict[str, str]:
     """Every other name a learner may type -> the canonical name."""
     return {spelling: entry.name for entry in REGISTRY for spelling in entry.spellings}
+
+
+def names_by_function() -> dict[str, tuple[str, ...]]:
+    """Each canonical name -> every name and LaTeX command it is typed as."""
+    return {entry.name: (entry.name, *entry.spellings, *entry.latex) for entry in REGISTRY}
 
 
 def latex_commands() -> dict[str, str]:

@@ -55,7 +55,7 @@ _RAISED = str.maketrans(_RAISED_LETTERS, "abcdefghijklmnoprstuvwxyz")
 _UNICODE_OPS = {
     "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
     "−": "-", "–": "-", "÷": "/", "√": "sqrt", "∛": "cbrt", "ᵀ": "'", "∣": "|", "‖": "‖",
-    "¬": "¬", "∞": "∞", "⌊": "⌊", "⌋": "⌋", "⌈": "⌈", "⌉": "⌉",
+    "¬": "¬", "∞": "∞", "│": "|", "⌊": "⌊", "⌋": "⌋", "⌈": "⌈", "⌉": "⌉",
 }  # fmt: skip
 _VULGAR_FRACTIONS = {
     "½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
@@ -65,7 +65,7 @@ _VULGAR_FRACTIONS = {
 _LATEX_OPS = {
     "cdot": "*", "times": "*", "div": "/", "sqrt": "sqrt", "frac": "frac", "dfrac": "frac",
     "tfrac": "frac", "cfrac": "frac", "top": "T", "intercal": "T", "mid": "|",
-    "vert": "|", "lvert": "|", "rvert": "|", "lbrace": "{", "rbrace": "}", "{": "{", "}": "}",
+    "vert": "|", "lvert": "⎸", "rvert": "⎹", "lbrace": "{", "rbrace": "}", "{": "{", "}": "}",
     "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "neg": "¬", "lnot": "¬", "ast": "*",
     "infty": "∞", "prime": "'", "choose": "choose", "lfloor": "⌊", "rfloor": "⌋",
     "lceil": "⌈", "rceil": "⌉", "sum": "sum", "prod": "prod",
@@ -297,6 +297,11 @@ class _Lexer:
         match = _LATEX_COMMAND.match(self.text, self.i)
         command = match.group(1) if match else ""
         self.i = match.end() if match else self.i + 1
+        if command in ("left", "right") and self.text.startswith("|", self.i):
+            # \left| opens an absolute value and \right| closes it: no guessing.
+            self.tokens.append(Token("op", "⎸" if command == "left" else "⎹", column))
+            self.i += 1
+            return
         if command in _LATEX_SKIP:
             return
         if command in _LATEX_OPS:

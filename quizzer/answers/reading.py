@@ -7,13 +7,10 @@ the column of the answer it points at.
 
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-
-from quizzer.answers.words import within_one_edit
 
 # -- errors ---------------------------------------------------------------------
 
@@ -35,21 +32,46 @@ class TooLarge(AnswerError):
     kind = "too_large"
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) that turn ``a`` into ``b``."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
 def did_you_mean(typed: str, known: Iterable[str]) -> str | None:
-    """The known word closest to a typo (``sigmiod`` -> ``sigmoid``), if one is close."""
+    """The known word closest to a typo (``sigmiod`` -> ``sigmoid``), if one is close.
+
+    Only names in ``known`` are suggested, nearest first; among equally near
+    ones a slip that keeps the length (a swap: ``tahn`` is ``tanh``, not
+    ``tan``) wins, then the order of ``known``: the card's own names before
+    the registry's, and the registry's in order of use.
+    """
     if len(typed) < 4:
         return None  # two or three letters resemble too many names to guess from
     candidates = [word for word in dict.fromkeys(known) if word != typed]
-    # One slip (a swap before a dropped letter: tahn is tanh, not tan) beats a likeness.
-    for same_length in (True, False):
-        for word in candidates:
-            if (len(word) == len(typed)) is same_length and within_one_edit(typed, word):
-                return word
-    close = difflib.get_close_matches(typed, candidates, n=1, cutoff=0.75)
-    if not close:
-        lowered = {word.lower(): word for word in candidates}
-        close = [lowered[w] for w in difflib.get_close_matches(typed.lower(), lowered, 1, 0.75)]
-    return close[0] if close else None
+    allowed = 1 if len(typed) <= 5 else 2
+    for folded in (False, True):
+        best: tuple[tuple[int, bool, int], str] | None = None
+        for rank, word in enumerate(candidates):
+            if abs(len(word) - len(typed)) > allowed:
+                continue
+            left, right = (typed.lower(), word.lower()) if folded else (typed, word)
+            distance = edit_distance(left, right)
+            key = (distance, len(word) != len(typed), rank)
+            if distance <= allowed and (best is None or key < best[0]):
+                best = (key, word)
+        if best is not None:
+            return best[1]
+    return None
 
 
 class UnknownSymbol(AnswerError):

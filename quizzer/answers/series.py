@@ -10,6 +10,7 @@ power of the index below -1); elsewhere the point has no value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -60,12 +61,10 @@ def evaluate_series(
     return total
 
 
-def _magnitude(value: Value) -> Any:
-    return abs(mpmath.mpf(value))
-
-
 def _infinite_sum(evaluator: Any, start: int, term: Callable[[Node], Value]) -> Value:
     from quizzer.answers.numeric import Undefined, is_matrix
+
+    terms: list[Value] = []
 
     def at(index: int) -> Value:
         value = term(Num(Fraction(start + index)))
@@ -74,18 +73,39 @@ def _infinite_sum(evaluator: Any, start: int, term: Callable[[Node], Value]) -> 
         return value
 
     _terms_left(evaluator, len(_PROBES))
-    near, after, far, after_far, farthest = (_magnitude(at(index)) for index in _PROBES)
-    shrinking_fast = (
-        near > 0 and after / near < 1 - 1e-9 and (far == 0 or after_far / far < 1 - 1e-9)
-    )
-    # |a_k| ~ k^-p with p > 1 converges; a ratio tending to 1 alone does not tell.
-    power_decay = far > 0 and farthest > 0 and mpmath.log(far / farthest) / mpmath.log(4) > 1.05
-    if not (farthest == far == 0 or shrinking_fast or power_decay):
+    near, after, far, after_far, farthest = (abs(at(index)) for index in _PROBES)
+    if farthest == far == 0:
+        pass  # the terms stop: a finite sum
+    elif near > 0 and after / near < 1 - 1e-9 and (far == 0 or after_far / far < 1 - 1e-9):
+        pass  # a ratio below 1: converges at least as fast as a geometric series
+    elif far > 0 and farthest > 0 and math.log(float(far / farthest)) / math.log(4) > 1.05:
+        # |a_k| ~ k^-p with p > 1 converges, too slowly to add up: extrapolate.
+        _terms_left(evaluator, 400)
+        with mpmath.workdps(max(mpmath.mp.dps, 20)):
+            total = mpmath.nsum(lambda k: mpmath.mpf(at(int(k))), [0, mpmath.inf], method="r")
+        return evaluator.checked(_as_arithmetic(evaluator, total))
+    else:
         raise Undefined("the series does not converge here")
-    _terms_left(evaluator, 400)  # nsum's extrapolation takes a few hundred terms at most
-    with mpmath.workdps(max(mpmath.mp.dps, 20)):
-        total = mpmath.nsum(lambda k: mpmath.mpf(at(int(k))), [0, mpmath.inf])
-    return evaluator.checked(evaluator.number(Fraction(0)) + _as_arithmetic(evaluator, total))
+    precise = isinstance(evaluator.number(Fraction(1)), mpmath.mpf)
+    tolerance = mpmath.mpf(10) ** (5 - mpmath.mp.dps) if precise else 1e-14
+    estimate = None
+    count = 16
+    while True:
+        _terms_left(evaluator, count - len(terms))
+        terms.extend(at(index) for index in range(len(terms), count))
+        total = evaluator.number(Fraction(0))
+        for value in terms:
+            total = total + value
+        last, before = terms[-1], terms[-2]
+        ratio = last / before if before else 0
+        if abs(ratio) >= 1:
+            raise Undefined("the series does not converge here")
+        # The rest of the series, taken as geometric with the last ratio.
+        better = total + last * ratio / (1 - ratio)
+        if estimate is not None and abs(better - estimate) <= tolerance * max(abs(better), 1e-300):
+            return evaluator.checked(better)
+        estimate = better
+        count *= 2
 
 
 def _as_arithmetic(evaluator: Any, value: Any) -> Value:

@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from quizzer.answers import functions
-from quizzer.answers.constructs import Constructs
+from quizzer.answers.constructs import SERIES_CALLS, Constructs
 from quizzer.answers.lexer import (
     _NUMBER,
     FUNCTION_ALIASES,
@@ -61,9 +61,38 @@ from quizzer.answers.reading import (
     free_symbols,
     substitute,
 )
+from quizzer.answers.words import UNITS
 from quizzer.cards.names import name_key
 
 CONSTANTS = ("pi", "e")
+#: Names an alias may not take, since each already means something: constants
+#: (with ``i``, the imaginary unit), every function's names, and the words of sums.
+_RESERVED_NAMES = {
+    **{name_key(name): f"the constant {name}" for name in (*CONSTANTS, "i")},
+    **{
+        name_key(name): f"the function {function}"
+        for function, names in functions.names_by_function().items()
+        for name in names
+    },
+    **{name_key(name): f"the {kind}" for name, kind in SERIES_CALLS.items()},
+}
+
+
+def shadowed_by(alias: str) -> str | None:
+    """What an alias spelled ``alias`` would hide, if anything: a constant, a
+    function or a unit word (``bytes``).
+
+    Such an alias is not read as its symbol, except one that names a function
+    (``sigma`` for a standard deviation, ``norm``): that is the symbol unless a
+    bracket follows, so ``sigma^2`` is the symbol and ``sigma(z)`` the sigmoid.
+    """
+    key = name_key(alias)
+    if key in _RESERVED_NAMES:
+        return _RESERVED_NAMES[key]
+    if len(alias) > 3 and alias.lower() in UNITS:
+        return f"the unit {alias}"  # 'b' and 'gb' are left to cards: too short to be words
+    return None
+
 
 #: What the rest of quizzer takes from here: the reader's pieces live in
 #: ``reading`` (nodes, errors), ``lexer`` (tokens, LaTeX), ``limits`` (sizes).
@@ -131,12 +160,31 @@ class SymbolTable:
         for name in self.names:
             keys.setdefault(name_key(name), name)
         for spelling, name in self.canonical.items():
+            hidden = shadowed_by(spelling) if spelling != name else None
+            if hidden is not None and not hidden.startswith("the function"):
+                continue  # e as an alias of eps must not turn e^{s/2} into eps^(s/2)
             keys.setdefault(name_key(spelling), name)
         return keys
 
+    @cached_property
+    def function_aliases(self) -> frozenset[str]:
+        """Keys of aliases that also name a function: read as it before a bracket."""
+        own = {name_key(name) for name in self.names}
+        return frozenset(
+            name_key(spelling)
+            for spelling, name in self.canonical.items()
+            if spelling != name
+            and name_key(spelling) not in own
+            and (shadowed_by(spelling) or "").startswith("the function")
+        )
+
     def symbol(self, typed: str) -> str | None:
         """The symbol a typed name means, however it is spelled."""
-        return self.keys.get(name_key(typed))
+        found = self.keys.get(name_key(typed))
+        if found is None and " " in typed:
+            # SymPy writes the symbol x0_hat as x_{0 hat}: a space parts a subscript.
+            found = self.keys.get(name_key(re.sub(r"\s+", "_", typed.strip())))
+        return found
 
     @cached_property
     def notation_patterns(self) -> list[tuple[tuple[tuple[str, str], ...], str]]:
@@ -216,6 +264,7 @@ class _Parser(Constructs):
         self.symbols = symbols
         self.depth = 0
         self.bound = bound if bound is not None else []  # indices of the sums around
+        self.bars = 0  # |...| open around: there a | closes, elsewhere it opens
 
     # token helpers
     def peek(self) -> Token:
@@ -238,7 +287,9 @@ class _Parser(Constructs):
     def starts_operand(self, token: Token) -> bool:
         if token.kind in ("num", "name"):
             return not (token.kind == "name" and token.text == "T" and self._t_is_transpose())
-        return token.kind == "op" and token.text in ("(", "[", "{", "⌊", "⌈")
+        if token.kind == "op" and token.text == "|":
+            return self.bars == 0  # p |f| is p·|f|; inside |a b| the bar closes
+        return token.kind == "op" and token.text in ("(", "[", "{", "⌊", "⌈", "⎸")
 
     def _t_is_transpose(self) -> bool:
         return self.symbols.symbol("T") is None
@@ -342,8 +393,14 @@ class _Parser(Constructs):
                     token.column,
                 )
             if token.text == "|":
+                self.bars += 1
                 inner = self.expression()
                 self.expect("|")
+                self.bars -= 1
+                return Call("abs", (inner,))
+            if token.text == "⎸":  # \left| ... \right|, \lvert ... \rvert
+                inner = self.expression()
+                self.expect("⎹")
                 return Call("abs", (inner,))
             if token.text == "-":
                 return Neg(self.expression(_UNARY_BP))
@@ -370,10 +427,14 @@ class _Parser(Constructs):
         if special is not None:
             return special
         symbol = self.symbols.symbol(text)
-        if symbol is not None:
+        called = self.is_op("(") and name_key(text) in self.symbols.function_aliases
+        if symbol is not None and not called:
             return Sym(symbol)
         special = (
-            self.latex_binomial(token) or self.binomial_letter(token) or self.series_call(token)
+            self.latex_binomial(token)
+            or self.binomial_letter(token)
+            or self.series_call(token)
+            or self.transpose_call(token)
         )
         if special is not None:
             return special
@@ -470,7 +531,9 @@ class _Parser(Constructs):
             function, power = f"a{function}", None  # sin^{-1} x is arcsin x
             least, most = FUNCTIONS[function]
         following = self.peek()
-        if following.kind == "op" and following.text in ("(", "["):
+        if following.kind == "op" and following.text in ("(", "[", "{"):
+            # \log{\left(Z\right)}^{2} as SymPy writes it is (log Z)^2: a braced
+            # argument ends at its brace, as a bracketed one does.
             self.advance()
             args = [self.expression()]
             while self.peek().kind == "op" and self.peek().text == ",":
@@ -498,8 +561,8 @@ class _Parser(Constructs):
 
     def split_name(self, text: str) -> list[str] | None:
         """``QK`` is ``Q K`` when both are symbols: learners often drop the space."""
-        if "_" in text:
-            return None
+        if "_" in text or shadowed_by(text) is not None:
+            return None  # 'bytes' is no product of b, y, t, e and s
         parts: list[str] = []
         rest = text
         while rest:
