@@ -27,7 +27,7 @@ SERIES_SIGNS = {
     for kind, spellings, commands, _ in SERIES_FORMS
     for letter in spellings
     if letter in GREEK
-    for sign in (*commands, letter, "\\" + GREEK[letter])
+    for sign in (*commands, *("\\" + command for command in commands), letter, "\\" + GREEK[letter])
 }
 #: Sums and products written as calls: sum(f, i, 0, n), Sum(f, (i, 0, oo)).
 SERIES_CALLS = {
@@ -179,6 +179,13 @@ class Constructs:
         """``\\sum_{i=0}^{n} body``, ``Σ_{t=0}^{∞}``, ``\\prod_{l=1}^{L}``, if one starts here."""
         kind = SERIES_SIGNS.get(token.text)
         following = self.peek()
+        # \Sigma alone may be a card's symbol; \sum alone is a sum without its limits.
+        if following.kind != "sub" and token.text in ("\\sum", "\\prod"):
+            raise AnswerError(
+                f"a {kind} needs its index and limits, like {token.text}_{{i=0}}^{{n}} "
+                f"(column {token.column})",
+                token.column,
+            )
         if kind is None or following.kind != "sub":
             return None
         bound = _BOUND.match(following.text)

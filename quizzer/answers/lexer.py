@@ -68,7 +68,7 @@ _LATEX_OPS = {
     "vert": "|", "lvert": "⎸", "rvert": "⎹", "lbrace": "{", "rbrace": "}", "{": "{", "}": "}",
     "|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "neg": "¬", "lnot": "¬", "ast": "*",
     "infty": "∞", "prime": "'", "choose": "choose", "lfloor": "⌊", "rfloor": "⌋",
-    "lceil": "⌈", "rceil": "⌉", "sum": "sum", "prod": "prod",
+    "lceil": "⌈", "rceil": "⌉", "sum": "\\sum", "prod": "\\prod",
 }  # fmt: skip
 #: Operators that are names to the parser, which reads their arguments itself.
 _NAME_OPERATORS = frozenset({"sqrt", "frac", "T", "cbrt", "sum", "prod"})

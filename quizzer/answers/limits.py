@@ -16,6 +16,7 @@ from quizzer.answers.reading import (
     Neg,
     Node,
     Num,
+    Series,
     Sym,
     TooLarge,
     children,
@@ -30,6 +31,7 @@ MAX_LITERAL_DIGITS = 60  # digits in one number
 MAX_EXPONENT = 10_000  # |n| in x^n; (x-a)^6000 is legitimate
 MAX_DIGITS = 20_000  # decimal digits of any constant the tree implies
 MAX_FACTORIAL = 2_000
+MAX_SERIES_TERMS = 600  # terms of every sum and product in one evaluation, together
 
 
 def check_size(tree: Node) -> None:
@@ -61,6 +63,8 @@ def _magnitude(node: Node) -> float | None:
         return 1.0
     if isinstance(node, Sym):
         return None
+    if isinstance(node, Series):
+        _check_series(node)
     child_sizes = [_magnitude(child) for child in children(node)]
     if any(size is None for size in child_sizes):
         if isinstance(node, Binary) and node.op == "^":
@@ -83,6 +87,14 @@ def _magnitude(node: Node) -> float | None:
     if result > MAX_DIGITS:
         raise TooLarge("answer too large to judge")
     return result
+
+
+def _check_series(node: Series) -> None:
+    """A sum with whole-number limits of more terms than any evaluation may take."""
+    if node.high is None or _magnitude(node.low) is None or _magnitude(node.high) is None:
+        return
+    if abs(_approximate(node.high) - _approximate(node.low)) > MAX_SERIES_TERMS:
+        raise TooLarge(f"{node.kind} of too many terms to judge")
 
 
 def _check_exponent(exponent: Node, size: float | None) -> None:
