@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from quizzer.answers.functions import SERIES_FORMS
-from quizzer.answers.lexer import TRANSPOSE_MARKS, Token
+from quizzer.answers.lexer import TRANSPOSE_MARKS, Token, tokenize
 from quizzer.answers.reading import AnswerError, Binary, Call, Node, Num, Series, Transpose
 from quizzer.cards.names import GREEK, name_key
 
-if TYPE_CHECKING:
-    from quizzer.answers.syntax import SymbolTable
+
+class Names(Protocol):
+    """What the constructs ask of a symbol table (:class:`quizzer.answers.syntax.SymbolTable`)."""
+
+    def symbol(self, typed: str) -> str | None: ...
+
 
 #: Signs a sum or product is written with before its limits: \\sum, Σ, \\Sigma.
 SERIES_SIGNS = {
@@ -49,7 +53,7 @@ class Constructs:
 
     tokens: list[Token]
     position: int
-    symbols: SymbolTable
+    symbols: Names
     bound: list[str]
 
     if TYPE_CHECKING:
@@ -60,6 +64,7 @@ class Constructs:
         def expression(self, rbp: int = 0) -> Node: ...
         def group(self, command: str) -> Node: ...
         def call(self, function: str, token: Token, base: Node | None = None) -> Node: ...
+        def __init__(self, tokens: list[Token], symbols: Names, bound: list[str]) -> None: ...
 
     def is_op(self, text: str, offset: int = 0) -> bool:
         index = min(self.position + offset, len(self.tokens) - 1)
@@ -261,9 +266,16 @@ class Constructs:
 
     def sub_expression(self, text: str, column: int) -> Node:
         """Parse a bound written inside a subscript (``0`` in ``_{i=0}``)."""
-        from quizzer.answers.syntax import parse_bound
-
-        return parse_bound(text, self.symbols, self.bound, column)
+        try:
+            parser = type(self)(tokenize(text), self.symbols, self.bound)
+            tree = parser.expression()
+            if parser.peek().kind != "end":
+                raise AnswerError(f"unreadable lower limit at column {column}", column)
+        except AnswerError as error:
+            raise AnswerError(
+                f"{error.message} (in the limit at column {column})", column
+            ) from None
+        return tree
 
     def series_call(self, token: Token) -> Node | None:
         """``sum(f, i, 0, n)`` and SymPy's ``Sum(f, (i, 0, oo))``."""

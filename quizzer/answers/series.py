@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
+import numpy as np
 
 from quizzer.answers.limits import MAX_SERIES_TERMS
 from quizzer.answers.reading import Binary, Node, Num, Series, free_symbols
@@ -29,19 +30,15 @@ Value = Any
 
 
 def _terms_left(evaluator: Any, wanted: int) -> None:
-    from quizzer.answers.numeric import TooCostly
-
     used = getattr(evaluator, "series_terms", 0) + wanted
     if used > MAX_TERMS:
-        raise TooCostly("sum or product too long to evaluate")
+        raise evaluator.too_costly("sum or product too long to evaluate")
     evaluator.series_terms = used
 
 
 def _whole(evaluator: Any, value: Value) -> int:
-    from quizzer.answers.numeric import Undefined, is_matrix
-
-    if is_matrix(value) or not evaluator.is_whole(value):
-        raise Undefined("the bounds of a sum or product are whole numbers")
+    if isinstance(value, np.ndarray) or not evaluator.is_whole(value):
+        raise evaluator.undefined("the bounds of a sum or product are whole numbers")
     return int(value)
 
 
@@ -52,7 +49,11 @@ _CONSTANT_VALUES: dict[tuple[Series, str, int], Value] = {}
 def evaluate_series(
     evaluator: Any, node: Series, low: Value, high: Value | None, term: Callable[[Node], Value]
 ) -> Value:
-    """The value of a sum or product in ``evaluator``'s arithmetic (a numeric fold)."""
+    """The value of a sum or product in ``evaluator``'s arithmetic (a numeric fold).
+
+    The evaluator names the errors to raise: ``undefined`` where the series has
+    no value, ``too_costly`` past the term budget.
+    """
     if free_symbols(node):
         return _evaluate(evaluator, node, low, high, term)
     key = (node, type(evaluator).__name__, mpmath.mp.dps)
@@ -79,20 +80,18 @@ def _evaluate(
 
 
 def _infinite_sum(evaluator: Any, start: int, term: Callable[[Node], Value]) -> Value:
-    from quizzer.answers.numeric import Undefined, is_matrix
-
     def at(index: int) -> Value:
         _terms_left(evaluator, 1)
         value = term(Num(Fraction(start + index)))
-        if is_matrix(value):
-            raise Undefined("a sum to infinity of matrices is not evaluated")
+        if isinstance(value, np.ndarray):
+            raise evaluator.undefined("a sum to infinity of matrices is not evaluated")
         return value
 
     near, after, far, after_far, farthest = (abs(at(index)) for index in _PROBES)
     if far == after_far == farthest == 0:
         return _partial_sum(evaluator, at, _PROBES[-1])  # the terms stop
     if near == 0 or far == 0:
-        raise Undefined("the series does not converge here")
+        raise evaluator.undefined("the series does not converge here")
     near_ratio, far_ratio = after / near, after_far / far
     # A geometric series keeps its ratio; a power k^-p has a ratio creeping up to 1.
     if far_ratio < 1 and (1 - far_ratio) > (1 - near_ratio) / 2:
@@ -102,7 +101,7 @@ def _infinite_sum(evaluator: Any, start: int, term: Callable[[Node], Value]) -> 
         with mpmath.workdps(max(mpmath.mp.dps, 20)):
             total = mpmath.nsum(lambda k: mpmath.mpf(at(int(k))), [0, mpmath.inf], method="r")
         return evaluator.checked(_as_arithmetic(evaluator, total))
-    raise Undefined("the series does not converge here")
+    raise evaluator.undefined("the series does not converge here")
 
 
 def _partial_sum(evaluator: Any, at: Callable[[int], Value], count: int) -> Value:
@@ -114,8 +113,6 @@ def _partial_sum(evaluator: Any, at: Callable[[int], Value], count: int) -> Valu
 
 def _geometric_tail(evaluator: Any, at: Callable[[int], Value]) -> Value:
     """Terms added until the rest, taken as geometric with the last ratio, is settled."""
-    from quizzer.answers.numeric import Undefined
-
     precise = isinstance(evaluator.number(Fraction(1)), mpmath.mpf)
     tolerance = mpmath.mpf(10) ** (5 - mpmath.mp.dps) if precise else 1e-14
     terms: list[Value] = []
@@ -129,7 +126,7 @@ def _geometric_tail(evaluator: Any, at: Callable[[int], Value]) -> Value:
         last, before = terms[-1], terms[-2]
         ratio = last / before if before else 0
         if abs(ratio) >= 1:
-            raise Undefined("the series does not converge here")
+            raise evaluator.undefined("the series does not converge here")
         better = total + last * ratio / (1 - ratio)
         if estimate is not None and abs(better - estimate) <= tolerance * max(abs(better), 1e-300):
             return evaluator.checked(better)

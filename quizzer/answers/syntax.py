@@ -256,6 +256,7 @@ def read_notations(tokens: list[Token], symbols: SymbolTable) -> list[Token]:
 
 
 class _Parser(Constructs):
+    symbols: SymbolTable
     def __init__(
         self, tokens: list[Token], symbols: SymbolTable, bound: list[str] | None = None
     ) -> None:
@@ -597,18 +598,6 @@ def _parse_tokens(text: str, symbols: SymbolTable) -> Node:
     token = parser.peek()
     if token.kind != "end":
         raise AnswerError(f"unexpected '{token.text}' at column {token.column}", token.column)
-    return tree
-
-
-def parse_bound(text: str, symbols: SymbolTable, bound: list[str], column: int) -> Node:
-    """A sum's lower limit, written inside its subscript (``0`` of ``_{i=0}``)."""
-    parser = _Parser(read_notations(tokenize(text), symbols), symbols, bound)
-    try:
-        tree = parser.expression()
-        if parser.peek().kind != "end":
-            raise AnswerError(f"unreadable lower limit at column {column}", column)
-    except AnswerError as error:
-        raise AnswerError(f"{error.message} (in the limit at column {column})", column) from None
     return tree
 
 
