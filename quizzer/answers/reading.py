@@ -32,8 +32,11 @@ class TooLarge(AnswerError):
     kind = "too_large"
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Edits (insert, delete, replace, swap two neighbours) that turn ``a`` into ``b``."""
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) that turn ``a`` into ``b``;
+    ``limit + 1`` as soon as it is sure to be more than ``limit``."""
+    if abs(len(a) - len(b)) > limit or len(set(a) ^ set(b)) > 2 * limit:
+        return limit + 1  # each edit adds or removes at most one letter of each side
     previous2: list[int] = []
     previous = list(range(len(b) + 1))
     for i, char in enumerate(a, 1):
@@ -43,6 +46,8 @@ def edit_distance(a: str, b: str) -> int:
             if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
                 cost = min(cost, previous2[j - 2] + 1)
             current.append(cost)
+        if min(current) > limit:
+            return limit + 1  # every alignment already costs more
         previous2, previous = previous, current
     return previous[-1]
 
@@ -62,10 +67,8 @@ def did_you_mean(typed: str, known: Iterable[str]) -> str | None:
     for folded in (False, True):
         best: tuple[tuple[int, bool, int], str] | None = None
         for rank, word in enumerate(candidates):
-            if abs(len(word) - len(typed)) > allowed:
-                continue
             left, right = (typed.lower(), word.lower()) if folded else (typed, word)
-            distance = edit_distance(left, right)
+            distance = edit_distance(left, right, allowed)
             key = (distance, len(word) != len(typed), rank)
             if distance <= allowed and (best is None or key < best[0]):
                 best = (key, word)

@@ -257,6 +257,7 @@ def read_notations(tokens: list[Token], symbols: SymbolTable) -> list[Token]:
 
 class _Parser(Constructs):
     symbols: SymbolTable
+
     def __init__(
         self, tokens: list[Token], symbols: SymbolTable, bound: list[str] | None = None
     ) -> None:
