@@ -183,6 +183,21 @@ def test_bundled_cards_read_their_own_notation(invoke, card, answers, expected):
     assert verdicts[: len(expected)] == expected, result.stdout
 
 
+@pytest.mark.parametrize("typed", ["P(B|¬A)", r"P(B|\neg A)", r"P(B \mid \lnot A)", "P(B|not A)"])
+def test_negation_reads_inside_a_declared_notation(invoke, typed):
+    result = invoke(
+        "check",
+        "bayes-rule",
+        "-a",
+        "P_B_A P_A / P_B",
+        "-a",
+        f"P_B_A P_A + {typed}(1 - P_A)",
+        "--json",
+    )
+    evidence = json.loads(result.stdout)["blanks"][1]
+    assert evidence["correct"] is True, evidence
+
+
 # -- the parser: what each form reads as ------------------------------------------
 
 TABLE = symbol_table(

@@ -232,6 +232,8 @@ def _signature(token: Token) -> tuple[str, str]:
         return ("name", name_key(token.text))
     if token.kind == "num":
         return ("num", str(Fraction(token.text)))
+    if token.text == "¬":
+        return ("name", "not")  # P(B|¬A), P(B|\neg A) and P(B|not A) are one notation
     return (token.kind, token.text)
 
 
