@@ -13,9 +13,21 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
+from quizzer.answers import functions
 from quizzer.answers.functions import SERIES_FORMS
-from quizzer.answers.lexer import TRANSPOSE_MARKS, Token, tokenize
-from quizzer.answers.reading import AnswerError, Binary, Call, Node, Num, Series, Transpose
+from quizzer.answers.lexer import _NUMBER, TRANSPOSE_MARKS, Token, tokenize
+from quizzer.answers.reading import (
+    CONSTANTS,
+    AnswerError,
+    Binary,
+    Call,
+    Neg,
+    Node,
+    Num,
+    Series,
+    Transpose,
+)
+from quizzer.answers.words import UNITS
 from quizzer.cards.names import GREEK, name_key
 
 
@@ -48,6 +60,35 @@ _BOUND = re.compile(r"^\s*(.+?)\s*=\s*(.+?)\s*$")
 _SUM_BP = 10  # a sum's body runs to the next + or -, as on paper
 
 
+#: Names an alias may not take, since each already means something: constants
+#: (with ``i``, the imaginary unit), every function's names, and the words of sums.
+_RESERVED_NAMES = {
+    **{name_key(name): f"the constant {name}" for name in (*CONSTANTS, "i")},
+    **{
+        name_key(name): f"the function {function}"
+        for function, names in functions.names_by_function().items()
+        for name in names
+    },
+    **{name_key(name): f"the {kind}" for name, kind in SERIES_CALLS.items()},
+}
+
+
+def shadowed_by(alias: str) -> str | None:
+    """What an alias spelled ``alias`` would hide, if anything: a constant, a
+    function or a unit word (``bytes``).
+
+    Such an alias is not read as its symbol, except one that names a function
+    (``sigma`` for a standard deviation, ``norm``): that is the symbol unless a
+    bracket follows, so ``sigma^2`` is the symbol and ``sigma(z)`` the sigmoid.
+    """
+    key = name_key(alias)
+    if key in _RESERVED_NAMES:
+        return _RESERVED_NAMES[key]
+    if len(alias) > 3 and alias.lower() in UNITS:
+        return f"the unit {alias}"  # 'b' and 'gb' are left to cards: too short to be words
+    return None
+
+
 class Constructs:
     """Notations the Pratt parser reads through these methods."""
 
@@ -62,7 +103,7 @@ class Constructs:
         def advance(self) -> Token: ...
         def expect(self, text: str) -> Token: ...
         def expression(self, rbp: int = 0) -> Node: ...
-        def group(self, command: str) -> Node: ...
+        def name(self, token: Token) -> Node: ...
         def call(self, function: str, token: Token, base: Node | None = None) -> Node: ...
         def __init__(self, tokens: list[Token], symbols: Names, bound: list[str]) -> None: ...
 
@@ -70,6 +111,55 @@ class Constructs:
         index = min(self.position + offset, len(self.tokens) - 1)
         token = self.tokens[index]
         return token.kind == "op" and token.text == text
+
+    # LaTeX arguments ---------------------------------------------------------
+    def group(self, command: str) -> Node:
+        """A ``{...}`` argument, or LaTeX's one-character one (``\\frac12``, ``\\frac1{x}``)."""
+        token = self.peek()
+        if token.kind == "op" and token.text == "{":
+            self.advance()
+            inner = self.expression()
+            self.expect("}")
+            return inner
+        single = token.kind in ("num", "name") and not token.text.startswith("\\")
+        if single and (token.kind == "name" or token.text[0].isdigit()):
+            self.advance()
+            if len(token.text) > 1:
+                kind = "num" if token.text[1].isdigit() else token.kind  # \frac x2
+                rest = Token(kind, token.text[1:], token.column + 1)
+                if rest.kind == "num" and not _NUMBER.fullmatch(rest.text):
+                    raise AnswerError(f"unreadable number at column {rest.column}", rest.column)
+                self.tokens.insert(self.position, rest)
+            if token.kind == "num":
+                return Num(Fraction(token.text[0]))
+            return self.name(Token("name", token.text[0], token.column))
+        if token.kind == "name" and token.text.startswith("\\"):
+            return self.name(self.advance())  # \frac\pi2
+        raise AnswerError(f"expected '{{' after {command} at column {token.column}", token.column)
+
+    def function_power(self) -> Node | None:
+        """The power in ``tanh^2(x)``, ``\\tanh^{2} x`` or ``sin²x``, if one follows."""
+        token = self.peek()
+        if token.kind == "sup":
+            self.advance()
+            if not re.fullmatch(r"-?\d+", token.text):
+                raise AnswerError(f"unreadable superscript at column {token.column}", token.column)
+            return Num(Fraction(int(token.text)))
+        if not (token.kind == "op" and token.text == "^"):
+            return None
+        following = self.tokens[self.position + 1]
+        if following.kind == "num":
+            self.position += 2
+            return Num(Fraction(following.text))
+        if following.kind == "op" and following.text == "{":
+            self.advance()
+            return self.group("^")
+        if following.kind == "op" and following.text == "-":
+            number = self.tokens[self.position + 2]
+            if number.kind == "num":
+                self.position += 3
+                return Neg(Num(Fraction(number.text)))
+        return None
 
     # roots ---------------------------------------------------------------------
     def root(self, token: Token) -> Node | None:

@@ -14,6 +14,9 @@ from fractions import Fraction
 
 # -- errors ---------------------------------------------------------------------
 
+#: The constants an answer may name.
+CONSTANTS = ("pi", "e")
+
 
 class AnswerError(Exception):
     """An answer that cannot be judged. ``message`` is written for the learner."""
