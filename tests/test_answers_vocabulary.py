@@ -217,6 +217,9 @@ PLAIN = symbol_table(make_card("x", {"x": {}, "n": {}, "k": {}}))
         ("√[3]{x}", Call("cbrt", (Sym("x"),))),
         ("√[x + 1]", Call("sqrt", (Binary("+", Sym("x"), Num(1)),))),  # a bracket, no index
         (r"\sqrt{x}^2", Binary("^", Call("sqrt", (Sym("x"),)), Num(2))),
+        (r"\sqrt x^2", Binary("^", Call("sqrt", (Sym("x"),)), Num(2))),  # TeX: one argument
+        (r"\sqrt 2 x", Binary("*", Call("sqrt", (Num(2),)), Sym("x"))),
+        ("sqrt x^2", Call("sqrt", (Binary("^", Sym("x"), Num(2)),))),  # typed: the power inside
         (r"X^{\top}", Transpose(Sym("X"))),
         (r"X^{\mathrm{T}}", Transpose(Sym("X"))),
         ("X^T", Binary("^", Sym("X"), Sym("T"))),  # T is a symbol of this card

@@ -466,6 +466,9 @@ class _Parser(Constructs):
                 self.advance()
                 args.append(self.expression())
             self.expect(_CLOSING[following.text])
+        elif self.starts_operand(following) and token.text == "\\sqrt":
+            # TeX's \sqrt takes one argument: \sqrt x^2 is (√x)², \sqrt d_k is √(d_k).
+            args = [self.expression(_POW_BP)]
         elif self.starts_operand(following):
             # \log x, sqrt d_k, √d_k: the function applies to the next factor.
             args = [self.expression(_PREFIX_FN_BP)]

@@ -242,7 +242,7 @@ def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> 
 
 
 def alias_shadow_problems(card: Card) -> list[CardProblem]:
-    """Aliases that would hide a constant, a function or a unit word (the judge ignores them)."""
+    """Aliases that would hide a constant or a unit word (the judge does not read them)."""
     from quizzer.answers.syntax import shadowed_by
     from quizzer.cards.model import CardProblem
     from quizzer.cards.names import is_notation
@@ -251,17 +251,11 @@ def alias_shadow_problems(card: Card) -> list[CardProblem]:
     for name, symbol in card.symbols.items():
         for index, alias in enumerate(symbol.aliases):
             hidden = None if is_notation(alias) or alias == name else shadowed_by(alias)
-            if hidden is None:
-                continue
-            if hidden.startswith("the function"):
-                message = (
-                    f"alias '{alias}' is also {hidden}: '{alias}(' reads as the function,"
-                    f" '{alias}' alone as {name}"
-                )
-            else:
-                message = (
-                    f"alias '{alias}' would hide {hidden}, so answers do not read it as"
-                    f" {name}: remove it"
-                )
+            if hidden is None or hidden.startswith("the function"):
+                continue  # a function's name is the alias alone, the function before a bracket
+            message = (
+                f"alias '{alias}' would hide {hidden}, so answers do not read it as"
+                f" {name}: remove it"
+            )
             problems.append(CardProblem(("symbols", name, "aliases", index), message, warning=True))
     return problems
