@@ -37,8 +37,8 @@ from quizzer.answers.syntax import (
     parse,
     shadowed_by,
 )
+from quizzer.app.validating import alias_shadow_problems
 from quizzer.cards.model import Card
-from quizzer.cards.validate import alias_shadow_problems
 
 
 def make_card(answer: str, symbols: dict, *, prompt: str = "{{b}}") -> Card:

@@ -28,7 +28,7 @@ from quizzer.answers.reading import (
     Transpose,
 )
 from quizzer.answers.words import UNITS
-from quizzer.cards.names import GREEK, name_key
+from quizzer.names import GREEK, name_key
 
 
 class Names(Protocol):

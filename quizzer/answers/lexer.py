@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from quizzer.answers import functions
 from quizzer.answers.limits import MAX_EXPONENT, MAX_LITERAL_DIGITS
 from quizzer.answers.reading import AnswerError, TooLarge, did_you_mean
-from quizzer.cards.names import (
+from quizzer.names import (
     ACCENT_COMMANDS,
     GREEK,
     GREEK_NAMES,

@@ -61,7 +61,7 @@ from quizzer.answers.reading import (
     free_symbols,
     substitute,
 )
-from quizzer.cards.names import name_key
+from quizzer.names import name_key
 
 #: What the rest of quizzer takes from here: the reader's pieces live in
 #: ``reading`` (nodes, errors), ``lexer`` (tokens, LaTeX), ``limits`` (sizes).
@@ -108,7 +108,7 @@ class SymbolTable:
     """The names an answer may use: the card's symbols, their aliases and notations.
 
     ``canonical`` maps every declared spelling to its symbol; a typed name
-    matches when its :func:`~quizzer.cards.names.name_key` is a declared
+    matches when its :func:`~quizzer.names.name_key` is a declared
     spelling's key. ``notations`` maps written notations (``P(B|A)``) to
     symbols; ``definitions`` maps a defined symbol to its definition text.
     """

@@ -3,7 +3,7 @@ print it, is judged right.
 
 The printers: SymPy's ``latex()`` (with and without ``ln_notation``), quizzer's
 read-back (the ``interpreted`` form a verdict shows), SymPy's one-line Unicode
-form, and the answer as it is written into its gap (:mod:`quizzer.cards.formula`).
+form, and the answer as it is written into its gap (:mod:`quizzer.answers.formula`).
 A learner who copies any of them must get a ✓.
 """
 
@@ -13,11 +13,11 @@ import pytest
 import sympy
 
 from quizzer.answers import CardJudge, judge_bounded
+from quizzer.answers.formula import fitted_answers
 from quizzer.answers.judge import symbol_table
 from quizzer.answers.symbolic import plain, pretty, to_sympy
 from quizzer.answers.syntax import parse
 from quizzer.cards.deck import deck_sources, load_deck
-from quizzer.cards.formula import fitted_answers
 
 CARDS = sorted(
     (loaded.card for loaded in load_deck(deck_sources([], {})).cards), key=lambda card: card.id
