@@ -18,10 +18,6 @@ from quizzer.progress import schedule
 from quizzer.progress.selection import streak
 from quizzer.progress.store import Attempt, Review, Store
 
-EXPORT_FORMAT = "quizzer-progress"
-EXPORT_VERSION = 1
-
-
 # -- the stats report ---------------------------------------------------------------------
 
 

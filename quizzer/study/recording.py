@@ -14,10 +14,6 @@ from quizzer.progress.store import Attempt, Review, Store
 from quizzer.study.items import FollowUpId, Grade
 from quizzer.study.results import AnswerChange, CardResult
 
-EXPORT_FORMAT = "quizzer-progress"
-EXPORT_VERSION = 1
-
-
 #: A card whose blanks were all right first time within this many ms per blank is Easy.
 EASY_MS_PER_BLANK = 10_000
 
