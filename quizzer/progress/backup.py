@@ -40,8 +40,8 @@ from pydantic_core import to_json
 
 from quizzer.errors import QuizzerError
 from quizzer.files import atomic_writer
-from quizzer.progress.store import Attempt, Review, Store, iso
-from quizzer.progress.stored import check_review_log, check_state, utc_time
+from quizzer.progress.store import Attempt, Review, Store
+from quizzer.progress.stored import check_review_log, check_state, iso, utc_time
 
 EXPORT_FORMAT = "quizzer-progress"
 EXPORT_VERSION = 1

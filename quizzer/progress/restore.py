@@ -31,7 +31,7 @@ from quizzer.progress.backup import (
     REVIEWS,
     BadBackup,
 )
-from quizzer.progress.staging import Merged, Staging
+from quizzer.progress.staging import Merged, Staging, staging
 from quizzer.progress.store import Store
 from quizzer.progress.stored import check_state
 
@@ -407,12 +407,12 @@ class _Stager:
 def _merge(
     store: Store, name: str, entries: Callable[[], Iterable[tuple[str, Any]]], now: datetime
 ) -> Merged:
-    with store.staging() as staging:
-        stager = _Stager(staging, name)
+    with staging(store) as staged:
+        stager = _Stager(staged, name)
         for section, entry in entries():
             stager.take(section, entry)
         stager.finish()
-        return staging.merge(now)
+        return staged.merge(now)
 
 
 def import_backup(

@@ -12,10 +12,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from quizzer.progress.stored import due_time
+
 if TYPE_CHECKING:
+    from fsrs.card import CardDict
+
     from quizzer.progress.store import Store
 
 #: How many cards ``--weak`` picks when no number follows it.
@@ -59,33 +63,25 @@ NEW_CARD = CardState(None, 0)
 
 
 def states_from(
-    fsrs_states: Mapping[str, Mapping[str, Any]], review_counts: Mapping[str, int]
+    fsrs_states: Mapping[str, CardDict], review_counts: Mapping[str, int]
 ) -> dict[str, CardState]:
     """Each scheduled card's state, from stored FSRS states and review counts.
 
     Follow-up items (``card#follow-1``) are scheduled too, but are not cards.
-    A state whose due time cannot be read counts as due now rather than new:
-    the card has been seen, and reviewing it again repairs the state.
+    A damaged state never gets here: the store reports it and leaves it out,
+    so the card counts as new and its next review writes a sound state.
     """
     states = {}
     for card_id, state in fsrs_states.items():
         if "#" in card_id:
             continue
-        states[card_id] = CardState(_due_of(state), review_counts.get(card_id, 0))
+        states[card_id] = CardState(due_time(state), review_counts.get(card_id, 0))
     return states
 
 
 def read_states(store: Store) -> dict[str, CardState]:
     """Every scheduled card's state in the progress database."""
     return states_from(store.fsrs_cards(), store.review_counts())
-
-
-def _due_of(state: Mapping[str, Any]) -> datetime:
-    try:
-        due = datetime.fromisoformat(str(state["due"]))
-    except (KeyError, TypeError, ValueError):
-        return datetime.min.replace(tzinfo=timezone.utc)
-    return due if due.tzinfo is not None else due.replace(tzinfo=timezone.utc)
 
 
 def choose(
@@ -95,7 +91,7 @@ def choose(
     pick: Pick,
     *,
     weak: int = DEFAULT_WEAK,
-    fsrs_states: Mapping[str, Mapping[str, Any]] | None = None,
+    fsrs_states: Mapping[str, CardDict] | None = None,
 ) -> list[str]:
     """The cards among ``card_ids`` that ``pick`` asks for, in the order to study them.
 
@@ -113,7 +109,7 @@ def choose(
 
 def weakest(
     card_ids: Sequence[str],
-    fsrs_states: Mapping[str, Mapping[str, Any]],
+    fsrs_states: Mapping[str, CardDict],
     now: datetime,
     count: int,
 ) -> list[str]:

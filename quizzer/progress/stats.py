@@ -17,6 +17,7 @@ from fsrs import Rating, Scheduler
 from quizzer.progress import schedule
 from quizzer.progress.selection import streak
 from quizzer.progress.store import Attempt, Review, Store
+from quizzer.progress.stored import due_time
 
 # -- the stats report ---------------------------------------------------------------------
 
@@ -185,7 +186,7 @@ def report(
         reviews=len(all_reviews),
         streak_days=streak(days, now.date()),
         study_days=len(days),
-        due_now=sum(1 for s in states.values() if schedule.due_at(s) <= now),
+        due_now=sum(1 for s in states.values() if due_time(s) <= now),
         forecast=schedule.forecast(states.values(), now),
         tags=sorted(
             (TagAccuracy(tag, n, right) for tag, (n, right) in by_tag.items()),
@@ -223,7 +224,7 @@ def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime
         card_id=card_id,
         attempts=store.attempts(card_id),
         reviews=reviews,
-        due=schedule.due_at(state) if state else None,
+        due=due_time(state) if state else None,
         retrievability=schedule.retrievability(scheduler, card_id, state, now) if state else None,
         lapses=lapses(reviews),
     )

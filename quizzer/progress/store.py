@@ -20,7 +20,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -54,9 +54,17 @@ from quizzer.progress.stored import (
 if TYPE_CHECKING:
     from fsrs.card import CardDict
 
-    from quizzer.progress.staging import Staging
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Attempt", "Review", "Store", "StoreError", "Totals"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Attempt",
+    "Review",
+    "Store",
+    "StoreError",
+    "Totals",
+    "iso",
+]
 
 DB_ENV = "QUIZZER_DB"
 APPLICATION_ID = 0x51555A52  # "QUZR"
@@ -570,14 +578,6 @@ class Store:
                 yield from rows
         except sqlite3.Error as error:
             raise operational(self.path, error) from None
-
-    # -- importing ----------------------------------------------------------------
-
-    def staging(self) -> AbstractContextManager[Staging]:
-        """Temporary tables to stage a backup in: see :func:`quizzer.progress.staging.staging`."""
-        from quizzer.progress.staging import staging
-
-        return staging(self)
 
 
 _FETCH_BATCH = 2000

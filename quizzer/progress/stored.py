@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from fsrs.card import CardDict
@@ -223,6 +224,6 @@ def read_review_log(text: object) -> ReviewLogDict | None:
         return None
 
 
-def due_time(state: CardDict) -> datetime:
+def due_time(state: Mapping[str, Any]) -> datetime:
     """When a state read by :func:`read_state` or :func:`check_state` is next due (UTC)."""
-    return datetime.fromisoformat(state["due"])
+    return datetime.fromisoformat(str(state["due"]))

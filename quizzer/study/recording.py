@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
 
 from fsrs import Rating, Scheduler
+from fsrs.card import CardDict
 
 from quizzer.cards.model import Card
 from quizzer.progress import schedule
@@ -35,7 +35,7 @@ class SessionProgress:
         self.scheduler = scheduler
         self.session_id = store.start_session(mode, now)
         self._states = store.fsrs_cards()
-        self._before: dict[str, dict[str, Any] | None] = {}
+        self._before: dict[str, CardDict | None] = {}
 
     def record_attempt(self, attempt: Attempt) -> None:
         """Save one judged answer at once, so nothing answered is ever lost.
@@ -118,7 +118,7 @@ class SessionProgress:
         card, log = schedule.review(
             self.scheduler, key, self._before[key], Rating(int(grade)), now, duration_ms
         )
-        state = dict(card.to_dict())
+        state = card.to_dict()
         review = Review(key, int(grade), dict(log.to_dict()), now, self.session_id)
         if replace:
             self.store.replace_review(review, state)
@@ -127,7 +127,7 @@ class SessionProgress:
         self._states[key] = state
         return card.due
 
-    def states(self) -> dict[str, dict[str, Any]]:
+    def states(self) -> dict[str, CardDict]:
         """Every review item's FSRS state, as stored.
 
         Returns:
