@@ -327,3 +327,88 @@ def test_a_locked_database_is_waited_for_and_said_so(tmp_path, monkeypatch):
         store.start_session("quiz", T0)
     holder.close()
     assert heard == [f"waiting for another quizzer using {path}…"]
+
+
+def test_a_read_only_folder_with_a_pending_wal_still_reads_everything(tmp_path, monkeypatch):
+    path = tmp_path / "p.db"
+    with Store.open(path) as store:
+        store.record_attempt(None, Attempt("attention", "scale", "d_k", True, 1, 0, 9, T0))
+    # Another connection keeps the WAL from being checkpointed: the last attempt is only there.
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA wal_autocheckpoint = 0")
+    holder.execute(
+        "INSERT INTO attempts (card_id, blank, given, correct, try, hints, ms, at)"
+        " VALUES ('attention', 'values', 'V', 1, 1, 0, 9, '2026-02-01T08:00:01.000+00:00')"
+    )
+    assert path.with_name("p.db-wal").stat().st_size > 0
+    real_connect = sqlite3.connect
+    original = path.resolve().as_uri()
+
+    def as_in_a_read_only_folder(database, **kwargs):
+        # Root may write anywhere, so the folder's refusal is played here: the file
+        # opens read-only, and read-only opening fails for want of its -shm file.
+        if not kwargs.get("uri"):
+            return real_connect(f"file:{database}?mode=ro", uri=True, **kwargs)
+        if str(database).startswith(original) and "immutable" not in str(database):
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(database, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", as_in_a_read_only_folder)
+    with Store.open(path) as store:
+        assert [a.given for a in store.attempts()] == ["d_k", "V"]
+        with pytest.raises(StoreError, match="read-only"):
+            store.start_session("quiz", T0)
+    monkeypatch.undo()
+    holder.close()
+
+
+def test_a_new_database_that_cannot_be_set_up_leaves_no_file_and_no_success(tmp_path):
+    import subprocess
+    import sys
+
+    # A file-size limit of one byte plays a full disk: SQLite cannot write its first page.
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1, 1))\n"
+        "from quizzer.progress.store import Store, StoreError\n"
+        "try:\n"
+        "    Store.open(sys.argv[1]).close()\n"
+        "except StoreError as error:\n"
+        "    print(error.message)\n"
+        "    sys.exit(2)\n"
+    )
+    path = tmp_path / "new.db"
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "progress" in done.stdout
+    assert not path.exists() or path.stat().st_size == 0
+
+
+def test_a_command_on_a_database_held_by_another_process_says_so_and_exits_2(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "p.db"
+    Store.open(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO sessions (mode, started_at) VALUES ('x', 'y')")
+    holder.execute("COMMIT")  # the exclusive lock stays with the holder
+    env = {**os.environ, "QUIZZER_DB": str(path)}
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "quizzer", "stats"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    holder.close()
+    assert done.returncode == 2, done.stderr
+    assert f"waiting for another quizzer using {path}…" in done.stderr
+    assert "progress database is busy" in done.stderr and "Traceback" not in done.stderr
+    assert time.monotonic() - started < 10

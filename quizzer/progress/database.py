@@ -44,8 +44,8 @@ def operational(path: Path, error: sqlite3.Error) -> StoreError:
         return StoreError(f"progress database is corrupt: {path} ({error})")
     if is_busy(error):
         return StoreError(
-            f"progress database is busy: another quizzer has been using {path} for"
-            f" {BUSY_TIMEOUT_MS // 1000} s; try again when it has finished"
+            f"progress database is busy: another quizzer is using {path};"
+            " try again when it has finished"
         )
     if "disk i/o" in text:
         return StoreError(f"cannot save progress to {path}: disk I/O error (is the disk full?)")
