@@ -412,3 +412,40 @@ def test_a_command_on_a_database_held_by_another_process_says_so_and_exits_2(tmp
     assert f"waiting for another quizzer using {path}…" in done.stderr
     assert "progress database is busy" in done.stderr and "Traceback" not in done.stderr
     assert time.monotonic() - started < 10
+
+
+def test_counts_in_sqlite_match_counting_the_rows_in_python(tmp_path):
+    import random
+    from collections import defaultdict
+    from datetime import timedelta
+
+    from quizzer.progress.stats import lapses
+    from quizzer.progress.store import Review
+
+    rng = random.Random(5)
+    with Store.open(tmp_path / "p.db") as store:
+        for index in range(300):
+            card = rng.choice(["a", "b", "c", "d#follow-1"])
+            at = T0 + timedelta(minutes=index)
+            store.record_attempt(None, Attempt(card, "x", "y", rng.random() < 0.6, 1, 0, 5, at))
+            if rng.random() < 0.5:
+                log = {"card_id": 1, "rating": 1, "review_datetime": at.isoformat()}
+                store.save_review(Review(card, rng.randint(1, 4), log, at), GOOD)
+        by_card: dict[str, list[Review]] = defaultdict(list)
+        for review in store.reviews():
+            by_card[review.card_id].append(review)
+        assert store.reviews_by_card() == {
+            card: (len(reviews), lapses(reviews)) for card, reviews in by_card.items()
+        }
+        answered: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for attempt in store.attempts():
+            answered[attempt.card_id][0] += 1
+            answered[attempt.card_id][1] += attempt.correct
+        assert store.answers_by_card() == {k: tuple(v) for k, v in answered.items()}
+        firsts: dict[str, datetime] = {}
+        for review in store.reviews():
+            firsts.setdefault(review.card_id, review.at)
+        day = T0.date().isoformat()
+        assert store.first_reviews_on(day) == sum(
+            1 for m in firsts.values() if m.date() == T0.date()
+        )

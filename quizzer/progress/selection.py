@@ -12,10 +12,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from quizzer.progress.stored import due_time
+from quizzer.progress.stored import stored_time
 
 if TYPE_CHECKING:
     from fsrs.card import CardDict
@@ -60,10 +60,11 @@ class CardState:
 
 
 NEW_CARD = CardState(None, 0)
+_LONG_AGO = datetime.min.replace(tzinfo=timezone.utc)
 
 
 def states_from(
-    fsrs_states: Mapping[str, CardDict], review_counts: Mapping[str, int]
+    fsrs_states: Mapping[str, Mapping[str, Any]], review_counts: Mapping[str, int]
 ) -> dict[str, CardState]:
     """Each scheduled card's state, from stored FSRS states and review counts.
 
@@ -75,7 +76,10 @@ def states_from(
     for card_id, state in fsrs_states.items():
         if "#" in card_id:
             continue
-        states[card_id] = CardState(due_time(state), review_counts.get(card_id, 0))
+        # The store leaves damaged states out (the card is new); a caller passing raw
+        # states gets an unreadable due time as due now: seen, and due to be repaired.
+        due = stored_time(state.get("due")) or _LONG_AGO
+        states[card_id] = CardState(due, review_counts.get(card_id, 0))
     return states
 
 

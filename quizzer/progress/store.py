@@ -21,7 +21,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -44,7 +44,10 @@ from quizzer.progress.migrations import MIGRATIONS, SCHEMA_VERSION, statements
 from quizzer.progress.stored import (
     VALID_ATTEMPT_SQL,
     VALID_REVIEW_SQL,
+    Attempt,
     Damage,
+    Review,
+    Totals,
     iso,
     read_review_log,
     read_state,
@@ -75,45 +78,6 @@ MAX_GIVEN = 10_000
 #: Names SQLite reads as a database kept in memory: progress there would be lost on exit.
 _IN_MEMORY = (":memory:", "file:")
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One judged answer to one blank."""
-
-    card_id: str
-    blank: str
-    given: str
-    correct: bool
-    try_number: int
-    hints: int
-    ms: int
-    at: datetime
-    #: Judged wrong, counted as right by the learner (``correct`` is then True).
-    overridden: bool = False
-
-
-@dataclass(frozen=True)
-class Review:
-    """One scheduling review: the rating given and FSRS's log of it."""
-
-    card_id: str
-    rating: int
-    review_log: dict[str, Any]
-    at: datetime
-    session_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Totals:
-    attempts: int
-    correct: int
-    cards_seen: int
-    sessions: int
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.attempts if self.attempts else 0.0
 
 
 def default_path(env: Mapping[str, str] | None = None) -> Path:
@@ -381,7 +345,7 @@ class Store:
                 "INSERT INTO attempts"
                 " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, *_attempt_row(attempt)),
+                (session_id, *attempt.to_row()),
             )
 
     def save_review(self, review: Review, fsrs_card: Mapping[str, Any]) -> None:
@@ -486,9 +450,50 @@ class Store:
     def review_counts(self) -> dict[str, int]:
         """How many times each card has been reviewed, by card id (unreviewed cards absent)."""
         rows = self._read(
-            f"SELECT card_id, count(*) FROM reviews WHERE {VALID_REVIEW_SQL} GROUP BY card_id"
+            "SELECT card_id, count(*) FROM reviews NOT INDEXED"
+            f" WHERE {VALID_REVIEW_SQL} GROUP BY card_id"
         )
         return {str(card_id): int(count) for card_id, count in rows}
+
+    def answers_by_card(self) -> dict[str, tuple[int, int]]:
+        """Each card's (attempts, correct answers), counted in SQLite (never a Python list).
+
+        NOT INDEXED: one pass over the table and a sort beats the card index, which
+        needs a row lookup per attempt (2.1 s against 4.9 s for a million, loaded machine).
+        """
+        rows = self._read(
+            "SELECT card_id, count(*), sum(correct) FROM attempts NOT INDEXED"
+            f" WHERE {VALID_ATTEMPT_SQL} GROUP BY card_id"
+        )
+        return {str(card): (int(n), int(right)) for card, n, right in rows}
+
+    def reviews_by_card(self) -> dict[str, tuple[int, int]]:
+        """Each card's (reviews, lapses: rated Again after its first review), in SQLite."""
+        rows = self._read(
+            "SELECT card_id, count(*), sum(rating = 1), min(id) FROM reviews NOT INDEXED"
+            f" WHERE {VALID_REVIEW_SQL} GROUP BY card_id"
+        )
+        if not rows:
+            return {}
+        firsts = {
+            int(first)
+            for (first,) in self._read(
+                f"SELECT id FROM reviews WHERE rating = 1 AND id IN ({','.join('?' * len(rows))})",
+                tuple(row[3] for row in rows),
+            )
+        }
+        return {
+            str(card): (int(n), int(again) - (first in firsts)) for card, n, again, first in rows
+        }
+
+    def first_reviews_on(self, day: str) -> int:
+        """How many cards had their first review on the UTC date ``day`` (``YYYY-MM-DD``)."""
+        rows = self._read(
+            "SELECT count(*) FROM reviews WHERE id IN (SELECT min(id) FROM reviews NOT INDEXED"
+            f" WHERE {VALID_REVIEW_SQL} GROUP BY card_id) AND substr(at, 1, 10) = ?",
+            (day,),
+        )
+        return int(rows[0][0])
 
     def study_days(self) -> set[str]:
         """The UTC dates (``YYYY-MM-DD``) on which anything was answered."""
@@ -560,6 +565,9 @@ class Store:
                 row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], at, bool(row[8])
             )
 
+    def session_count(self) -> int:
+        return int(self._read("SELECT count(*) FROM sessions")[0][0])
+
     def totals(self) -> Totals:
         attempts, correct, cards = self._read(
             "SELECT count(*), coalesce(sum(correct), 0), count(DISTINCT card_id) FROM attempts"
@@ -581,17 +589,3 @@ class Store:
 
 
 _FETCH_BATCH = 2000
-
-
-def _attempt_row(attempt: Attempt) -> tuple[object, ...]:
-    return (
-        attempt.card_id,
-        attempt.blank,
-        attempt.given,
-        int(attempt.correct),
-        attempt.try_number,
-        attempt.hints,
-        attempt.ms,
-        iso(attempt.at),
-        int(attempt.overridden),
-    )

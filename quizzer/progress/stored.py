@@ -53,6 +53,59 @@ VALID_REVIEW_SQL = (
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """One judged answer to one blank."""
+
+    card_id: str
+    blank: str
+    given: str
+    correct: bool
+    try_number: int
+    hints: int
+    ms: int
+    at: datetime
+    #: Judged wrong, counted as right by the learner (``correct`` is then True).
+    overridden: bool = False
+
+    def to_row(self) -> tuple[object, ...]:
+        """The attempt in the columns of the attempts table, after ``session_id``."""
+        return (
+            self.card_id,
+            self.blank,
+            self.given,
+            int(self.correct),
+            self.try_number,
+            self.hints,
+            self.ms,
+            iso(self.at),
+            int(self.overridden),
+        )
+
+
+@dataclass(frozen=True)
+class Review:
+    """One scheduling review: the rating given and FSRS's log of it."""
+
+    card_id: str
+    rating: int
+    review_log: dict[str, Any]
+    at: datetime
+    session_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Totals:
+    attempts: int
+    correct: int
+    cards_seen: int
+    sessions: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.attempts if self.attempts else 0.0
+
+
+@dataclass(frozen=True)
 class Damage:
     """A stored row that cannot be used; :attr:`message` is what the learner is told."""
 
