@@ -227,3 +227,49 @@ def test_top_k_and_top_p_exact_fractions():
     p = np.array([0.5, 0.2, 0.15, 0.1, 0.05])
     assert p[0] / p[:2].sum() == pytest.approx(5 / 7) and round(5 / 7, 3) == 0.714
     assert p[1] / p[:3].sum() == pytest.approx(4 / 17) and round(4 / 17, 3) == 0.235
+
+
+# -- near-duplicates made distinct: the new worked examples -------------------------------
+
+
+def test_rmsnorm_has_its_own_worked_example():
+    x = np.array([3.0, 1.0, 5.0, 7.0])
+    assert (x.mean(), x.var(), (x**2).mean()) == pytest.approx((4, 5, 21))
+    assert (x - 4) / math.sqrt(5) == pytest.approx([-0.447, -1.342, 0.447, 1.342], abs=5e-4)
+    assert x / math.sqrt(21) == pytest.approx([0.655, 0.218, 1.091, 1.528], abs=5e-4)
+    assert (x / math.sqrt(21)).mean() == pytest.approx(0.873, abs=5e-4)
+    assert (math.sqrt(21), math.sqrt(5)) == pytest.approx((4.58, 2.24), abs=5e-3)
+
+
+def test_layer_norm_ignores_a_shift_of_the_whole_token():
+    x = np.array([1.0, 2.0, 3.0, 6.0])
+
+    def normalise(v):
+        return (v - v.mean()) / math.sqrt(v.var() + 1e-5)
+
+    assert (x + 10).mean() == 13 and (x + 10).var() == pytest.approx(3.5)
+    assert normalise(x + 10) == pytest.approx([-1.069, -0.535, 0, 1.604], abs=5e-4)
+    rms = (x + 10) / math.sqrt(np.mean((x + 10) ** 2))
+    assert not np.allclose(rms, x / math.sqrt(np.mean(x**2)))
+
+
+def test_ddim_has_its_own_worked_example():
+    abar_t, abar_s, x0, eps = 0.36, 0.64, 1.5, -0.5
+    x_t = math.sqrt(abar_t) * x0 + math.sqrt(1 - abar_t) * eps
+    assert x_t == pytest.approx(0.5)
+    x0_hat = (x_t - math.sqrt(1 - abar_t) * eps) / math.sqrt(abar_t)
+    assert x0_hat == pytest.approx(1.5)
+    x_s = math.sqrt(abar_s) * x0_hat + math.sqrt(1 - abar_s) * eps
+    assert x_s == pytest.approx(0.9) == 1.2 - 0.3
+
+
+def test_causal_skipping_doubles_the_crossover():
+    d_model = 4096
+    n = np.arange(1, 200_000)
+    full = 4 * n**2 * d_model > 24 * n * d_model**2
+    causal = 2 * n**2 * d_model > 24 * n * d_model**2
+    assert n[full][0] == 6 * d_model + 1 and n[causal][0] == 12 * d_model + 1
+
+
+def test_int8_kv_cache_halves_llama_2_7b():
+    assert 2 * 32 * 32 * 128 * 4096 * 1 == 2**30  # 1 GiB at one byte per number
