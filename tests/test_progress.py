@@ -23,7 +23,7 @@ from quizzer.study.items import Grade
 from quizzer.study.quiz import BlankResult, CardResult
 from quizzer.study.recording import SessionProgress, new_cards_seen_on
 
-from .test_store import attempts as attempt_strategy
+from .test_progress_store import attempts as attempt_strategy
 
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
 

@@ -47,7 +47,7 @@ from quizzer.answers.syntax import (
 from quizzer.answers.tree import functions_used, numbers_in, symbols_used
 from quizzer.answers.words import WordJudge, expected_kind
 from quizzer.cards.model import Blank, Card
-from quizzer.cards.names import is_notation
+from quizzer.names import is_notation
 
 POINTS = 12
 #: Points where both sides are real that an "equal" verdict needs at least.

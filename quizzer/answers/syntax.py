@@ -27,7 +27,7 @@ from functools import cached_property
 
 from quizzer.answers import functions
 from quizzer.answers.words import within_one_edit
-from quizzer.cards.names import (
+from quizzer.names import (
     ACCENT_COMMANDS,
     GREEK,
     GREEK_NAMES,
@@ -410,7 +410,7 @@ class SymbolTable:
     """The names an answer may use: the card's symbols, their aliases and notations.
 
     ``canonical`` maps every declared spelling to its symbol; a typed name
-    matches when its :func:`~quizzer.cards.names.name_key` is a declared
+    matches when its :func:`~quizzer.names.name_key` is a declared
     spelling's key. ``notations`` maps written notations (``P(B|A)``) to
     symbols; ``definitions`` maps a defined symbol to its definition text.
     """

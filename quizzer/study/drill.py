@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from quizzer.cards.formula import filled_prompt
+from quizzer.answers.formula import filled_prompt
 from quizzer.cards.model import Card
 from quizzer.cards.sections import Depth
 from quizzer.export.markdown import sections_markdown

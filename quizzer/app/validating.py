@@ -26,6 +26,7 @@ from quizzer.errors import DeckNotFound
 
 if TYPE_CHECKING:
     from quizzer.answers import CardJudge
+    from quizzer.app.workspace import Workspace
     from quizzer.cards.model import CardProblem
 
 
@@ -238,3 +239,30 @@ def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> 
                 )
             )
     return problems
+
+
+def validate(
+    workspace: Workspace, paths: Sequence[Path] = (), *, strict: bool = False
+) -> ValidationReport:
+    """``quizzer validate``: check ``paths`` (default: every known card) as the command does.
+
+    The learner's record of answers as last reviewed comes from the progress
+    database when there is a usable one (a broken one is for other commands).
+    """
+    from quizzer.progress.store import Store, StoreError
+
+    path = workspace.db_path
+    store = None
+    if path.exists():
+        try:
+            store = Store.open(path, create=False)
+        except StoreError:
+            store = None
+    try:
+        reviewed = store.fingerprints if store is not None else None
+        return validate_paths(
+            list(paths), workspace.sources(), strict=strict, reviewed_answers=reviewed
+        )
+    finally:
+        if store is not None:
+            store.close()
