@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from quizzer.errors import QuizzerError
+from quizzer.progress.schema_daily import SCHEMA_DAILY_LOOP
 
 DB_ENV = "QUIZZER_DB"
 APPLICATION_ID = 0x51555A52  # "QUZR"
@@ -90,6 +91,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0
         CHECK (overridden IN (0, 1));
     """,
+    # 3 -> 4: the daily loop (quizzer.progress.flags, quizzer.progress.settings).
+    SCHEMA_DAILY_LOOP,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -112,6 +115,8 @@ class Attempt:
     at: datetime
     #: Judged wrong, counted as right by the learner (``correct`` is then True).
     overridden: bool = False
+    #: The answer was shown (``!``) instead of typed: a wrong attempt that says so.
+    revealed: bool = False
 
 
 @dataclass(frozen=True)
@@ -374,9 +379,9 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO attempts"
-                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, *_attempt_row(attempt)),
+                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden,"
+                " revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, *_attempt_row(attempt), int(attempt.revealed)),
             )
 
     def save_review(self, review: Review, fsrs_card: dict[str, Any]) -> None:
@@ -507,7 +512,8 @@ class Store:
         filtered them, 0.3 s so).
         """
         query = (
-            "SELECT card_id, blank, given, correct, try, hints, ms, at, overridden FROM attempts"
+            "SELECT card_id, blank, given, correct, try, hints, ms, at, overridden, revealed"
+            " FROM attempts"
         )
         conditions = ["overridden = 1"] if overridden_only else []
         args: tuple[str, ...] = ()
@@ -527,6 +533,7 @@ class Store:
                 int(row[6]),
                 datetime.fromisoformat(str(row[7])),
                 bool(row[8]),
+                bool(row[9]),
             )
 
     def totals(self) -> Totals:
