@@ -18,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 
 from quizzer import __version__
-from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
+from quizzer.cli import answers, cards, drill, export, habits, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
@@ -175,6 +175,7 @@ app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)
+app.add_typer(habits.app)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from quizzer.cli.common import (
 from quizzer.errors import ExitCode, QuizzerError
 
 if TYPE_CHECKING:
+    from quizzer.progress.flags import CardFlags
     from quizzer.progress.selection import CardState
     from quizzer.ui.screen import Screen
 
@@ -43,12 +44,14 @@ def list_cards(
     Example: [bold]quizzer list --tag attention[/bold]
     """
     from quizzer.cards.deck import load_deck, select_cards
+    from quizzer.progress.flags import NOT_FLAGGED
     from quizzer.progress.selection import NEW_CARD
 
     screen = screen_for(ctx)
     loaded = load_deck(sources_for(ctx, deck), cached=True)
     cards = select_cards(loaded.cards, tags=list(tag or []))
     states = _states_or_warn(ctx, db, screen)
+    flags = _flags_or_warn(ctx, db, screen)
     if json:
         screen.json(
             [
@@ -60,13 +63,18 @@ def list_cards(
                     "deck": c.deck,
                     "blanks": c.blank_names,
                     **states.get(c.id, NEW_CARD).to_dict(),
+                    **flags.get(c.id, NOT_FLAGGED).to_dict(),
                 }
                 for c in cards
             ]
         )
     else:
         now = clock()
-        screen.card_list(cards, {c.id: states.get(c.id, NEW_CARD).label(now) for c in cards})
+        labels = {c.id: states.get(c.id, NEW_CARD).label(now) for c in cards}
+        for card_id, flag in flags.items():
+            if card_id in labels and flag.set_aside(now):
+                labels[card_id] = "suspended" if flag.suspended else "buried"
+        screen.card_list(cards, labels)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
         from quizzer.ui.widgets import counted
@@ -85,6 +93,16 @@ def _states_or_warn(ctx: typer.Context, db: Path | None, screen: Screen) -> dict
         return stored_states(ctx, db)[0]
     except QuizzerError as error:
         screen.warning(f"{error.message}; card states are not shown")
+        return {}
+
+
+def _flags_or_warn(ctx: typer.Context, db: Path | None, screen: Screen) -> dict[str, CardFlags]:
+    """Suspended and buried cards; a broken database was already reported by the states."""
+    from quizzer.cli.habits import stored_flags
+
+    try:
+        return stored_flags(ctx, db)
+    except QuizzerError:
         return {}
 
 

@@ -17,6 +17,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
+from quizzer.cli.habits import without_set_aside
 from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
 from quizzer.files import check_writable
@@ -73,7 +74,7 @@ def drill(
         return
     if sheet is not None:
         check_writable(sheet)
-    pool = select_cards(loaded.cards, tags=list(tag or []))
+    pool = select_cards(without_set_aside(ctx, db, loaded.cards), tags=list(tag or []))
     if not pool:
         what = f" with tag {', '.join(tag or [])}" if tag else ""
         raise QuizzerError(f"no cards{what} to drill")

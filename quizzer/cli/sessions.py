@@ -25,6 +25,7 @@ from quizzer.cli.common import (
     screen_for,
     sources_for,
 )
+from quizzer.cli.habits import without_set_aside
 from quizzer.cli.study import Study
 from quizzer.errors import QuizzerError
 from quizzer.study import defaults
@@ -70,6 +71,7 @@ def choose_cards(
     shuffle: bool,
     seed: int | None,
     purpose: str = "to quiz on",
+    db: Path | None = None,
 ) -> list[LoadedCard]:
     from quizzer.cards.deck import find_cached, load_deck, resolve_card, select_cards
 
@@ -94,7 +96,9 @@ def choose_cards(
             picked, tags=tags, limit=limit, shuffle=shuffle, seed=seed, keep_order=True
         )
     else:
-        chosen = select_cards(loaded.cards, tags=tags, limit=limit, shuffle=shuffle, seed=seed)
+        # Suspended and buried cards are left out unless named.
+        pool = without_set_aside(ctx, db, loaded.cards)
+        chosen = select_cards(pool, tags=tags, limit=limit, shuffle=shuffle, seed=seed)
     if not chosen:
         what = f" with tag {', '.join(tags)}" if tags else ""
         raise QuizzerError(f"no cards{what} {purpose}")
@@ -174,7 +178,7 @@ def quiz(
     """
     pick = pick_of(due, weak, new)
     chosen = choose_cards(
-        ctx, list(cards or []), list(tag or []), deck, None if pick else limit, shuffle, seed
+        ctx, list(cards or []), list(tag or []), deck, None if pick else limit, shuffle, seed, db=db
     )
     if pick is not None:
         chosen = cards_by_state(ctx, db, chosen, pick, weak, limit)
@@ -201,7 +205,12 @@ def review(
         int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
     ] = None,
     new: Annotated[
-        int, typer.Option("--new", min=0, help="New cards a day, after the due ones.")
+        int,
+        typer.Option(
+            "--new",
+            min=0,
+            help="New cards a day, after the due ones (default: `quizzer config new_per_day`).",
+        ),
     ] = defaults.NEW_PER_DAY,
     tag: TagsOption = None,
     tries: TriesOption = defaults.TRIES,
@@ -225,8 +234,13 @@ def review(
     store = open_store(ctx, db)
     try:
         now = clock()
+        source = ctx.get_parameter_source("new")
+        if source is None or source.name == "DEFAULT":  # no --new: the learner's setting
+            from quizzer.progress.settings import read_settings
+
+            new = read_settings(store).new_per_day
         plan = plan_review(
-            list(by_id),
+            [c.id for c in without_set_aside(ctx, db, candidates, now)],
             store.fsrs_cards(),
             now,
             limit=limit,
