@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from quizzer.answers import CardJudge
 from quizzer.cards.model import Card
 from quizzer.progress.schedule import make_scheduler
+from quizzer.progress.settings import Settings
 from quizzer.progress.store import Store
 from quizzer.study.drill import DrillSession
 from quizzer.study.events import (
@@ -95,16 +96,22 @@ def rows(store: Store, query: str) -> list[tuple]:
         return connection.execute(query).fetchall()
 
 
-def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=False):
+#: Without learning steps a card rated Again is not asked again in the session, so the
+#: tests of one card's prompts see that card once; tests of the steps pass steps=True.
+NO_STEPS = Settings(learning_steps=(), relearning_steps=())
+
+
+def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=False, steps=False):
     clock = Clock()
-    progress = SessionProgress(store, make_scheduler(fuzz=fuzz), "drill" if drill else "quiz", T0)
+    scheduler = make_scheduler(fuzz=fuzz, settings=None if steps else NO_STEPS)
+    progress = SessionProgress(store, scheduler, "drill" if drill else "quiz", T0)
     if drill:
-        session = DrillSession(list(cards), judge, clock, record=progress.record_attempt)
+        session = DrillSession(list(cards), judge, clock)
         options = StudyOptions(
             interactive=interactive, follow_ups=False, closing=False, rate_prompt=False
         )
     else:
-        session = QuizSession(list(cards), judge, clock, record=progress.record_attempt)
+        session = QuizSession(list(cards), judge, clock)
         options = StudyOptions(interactive=interactive)
     shown: list[object] = []
     reason = run_study(

@@ -104,14 +104,16 @@ class Study:
         self.progress: SessionProgress | None = None
         if store is not None:
             from quizzer.progress.schedule import make_scheduler
+            from quizzer.progress.settings import read_settings
             from quizzer.study.recording import SessionProgress
 
-            self.progress = SessionProgress(store, make_scheduler(), mode, clock())
+            scheduler = make_scheduler(settings=read_settings(store))
+            self.progress = SessionProgress(store, scheduler, mode, clock())
 
     @property
     def record(self) -> Callable[[Attempt], None] | None:
-        """Where the session records each attempt (None: nothing is saved)."""
-        return self.progress.record_attempt if self.progress else None
+        """None: the study loop saves each attempt, from the event that carries it."""
+        return None
 
     def run(
         self,
@@ -162,7 +164,8 @@ class Study:
             if options.interactive:
                 screen.line("")
 
-        screen.keys_help(keys)
+        if options.interactive:  # a pipe has no one to read the keys
+            screen.keys_help(keys)
         ended = run_study(
             session,
             read=read,

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.model import Card, FollowUp
+from quizzer.progress.store import Attempt
 from quizzer.study.items import (
     GRADE_KEYS,
     GRADE_KEYS_HELP,
@@ -86,6 +87,8 @@ class Judged:
     number: int
     counted: bool  # unreadable answers do not use up a try
     tries_left: int
+    #: The answer as saved (None when it did not count); the loop saves it.
+    attempt: Attempt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class Revealed:
     because: Literal["asked", "out of tries"]
     #: Every accepted form, the answer first (word blanks list their phrasings).
     accepted: tuple[str, ...] = field(default=(), compare=False)
+    #: A reveal asked for (``!``) is saved as a wrong attempt; the loop saves it.
+    attempt: Attempt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,15 +5,21 @@ A session object (:class:`~quizzer.study.quiz.QuizSession`,
 loop asks for each line, saves what must be saved, and handles every way
 out in one place:
 
-* an answer, a hint, a reveal, a skip, ``/override``: passed to the session;
+* an answer, a hint, a reveal, a skip: passed to the session;
+* ``/override``, ``/suspend``, ``/bury``, ``/undo``, ``/skip`` at a follow-up,
+  and an unknown ``/command``: handled here, at any prompt where they mean
+  something;
 * ``/quit``, end of input (Ctrl-D, the end of a pipe) and Ctrl-C, at *any*
   prompt (a blank, a follow-up, a self-grade, Enter before an approach, the
   rating): the session stops and its summary covers what was shown;
 * time up: the drill ends itself.
 
-A card's review is scheduled and saved the moment its last blank is done,
-before anything else is shown, so no way out can lose it; the due time
-shown is the one saved, and a grade changed afterwards replaces it.
+The loop is the one place that saves: each judged answer (the event carries
+its attempt) as it comes, and a card's review the moment its last blank is
+done, before anything else is shown, so no way out can lose it; the due
+time shown is the one saved, and a grade changed afterwards replaces it.
+A card left in its learning steps is handed back to the session to ask
+again when its step is due.
 
 Reading a line and showing an event are passed in, so a whole session runs
 in a test without a terminal.
@@ -28,12 +34,16 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from quizzer.cards.model import Card
+from quizzer.progress.store import Attempt
 from quizzer.study.events import (
     AnswersChanged,
     ApproachAsked,
     ApproachShown,
+    BlankAsked,
     CardFinished,
+    CardStarted,
     ClosingSections,
+    DrillCardStarted,
     DrillFinished,
     EndReason,
     Event,
@@ -43,16 +53,19 @@ from quizzer.study.events import (
     FollowUpsListed,
     Grade,
     GradeAsked,
+    Judged,
+    Notice,
     Overridden,
     Prompt,
     QuestionShown,
     RatingAsked,
     Recap,
+    Revealed,
     Scheduled,
     SessionFinished,
     parse_grade,
 )
-from quizzer.study.quiz import OVERRIDE, QUIT, Clock
+from quizzer.study.quiz import BURY, COMMANDS_HELP, OVERRIDE, QUIT, SKIP, SUSPEND, UNDO, Clock
 from quizzer.study.recording import rating_for
 from quizzer.study.results import AnswerChange, CardResult
 
@@ -87,6 +100,19 @@ class Session(Protocol):
 
         Returns:
             What happened: the overridden answer, then the card going on.
+        """
+
+    def come_back(self, card: Card, due: datetime) -> None:
+        """Ask ``card`` again in this session once ``due`` (a card in its learning steps)."""
+
+    def drop_coming_back(self, card_id: str) -> None:
+        """Forget that ``card_id`` was to come back (its review was undone)."""
+
+    def set_aside(self) -> list[Event]:
+        """Leave the current card now, unrated (``/suspend``, ``/bury``).
+
+        Returns:
+            The card finishing (its result marked skipped), or nothing between cards.
         """
 
     def next_card(self) -> list[Event]:
@@ -135,11 +161,26 @@ Fingerprints = Callable[[Card], Mapping[str, tuple[str, str]]]
 
 
 class Progress(Protocol):
-    """Where a session's reviews and overrides are saved (attempts go via the session).
+    """Where a session's attempts, reviews, overrides and flags are saved.
 
     :class:`~quizzer.study.recording.SessionProgress` is the package's implementation
     and documents each method's arguments.
     """
+
+    def record_attempt(self, attempt: Attempt) -> None:
+        """Save one judged (or revealed) answer, committed before this returns."""
+
+    def in_learning(self, item: str) -> bool:
+        """Whether the item's saved state is in its (re)learning steps."""
+
+    def suspend(self, card_id: str) -> None:
+        """Suspend a card: no session chooses it until it is unsuspended."""
+
+    def bury(self, card_id: str, now: datetime) -> datetime:
+        """Bury a card until tomorrow; returns when it comes back."""
+
+    def undo_review(self, card_id: str, since: datetime) -> None:
+        """Take back the card's last review in this session; its attempts stay, marked."""
 
     def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime:
         """Schedule a finished card, save its review; returns when it is next due."""
@@ -222,7 +263,9 @@ class _Finished:
     filled: dict[str, str]
     at: datetime  # when it was graded (intervals are measured from here)
     grade: Grade | None
+    started_at: datetime  # when the card began (its attempts since then are its own)
     due: datetime | None = None  # None: no review saved (nothing recorded, or skipped)
+    undone: bool = False  # /undo took its review back
 
     def recap(self) -> Recap:
         return Recap(
@@ -233,6 +276,18 @@ class _Finished:
             due=self.due,
             now=self.at,
         )
+
+
+class _SkipFollowUps(Exception):
+    """``/skip`` at a follow-up: the card's remaining follow-ups are left out."""
+
+
+#: Words a line may start with that are not answers: ``/`` then a name.
+def _command(line: str) -> str | None:
+    text = line.strip()
+    if text.startswith("/") and len(text) > 1 and text[1:].replace("-", "").isalpha():
+        return text.lower()
+    return None
 
 
 class _Loop:
@@ -255,6 +310,9 @@ class _Loop:
         self.fingerprints = fingerprints
         self.ended_by: EndReason = "finished"
         self.finished: _Finished | None = None  # the last finished card, kept in view
+        self.card_started_at: datetime | None = None
+        self.setting_aside: str | None = None  # /suspend or /bury of the card going on
+        self.returning: set[str] = set()  # cards rated Again, back until out of their steps
 
     def run(self) -> EndReason:
         try:
@@ -267,9 +325,7 @@ class _Loop:
                 if isinstance(prompt, FollowUpAsked | GradeAsked):
                     self._show_recap()
                 line = self._read(prompt)
-                if line.strip() == OVERRIDE:
-                    self._handle(self.session.override())
-                else:
+                if not self._command(line, prompt):
                     self._handle(self.session.answer(line))
         except _Stop as stop:
             self._stop(stop.reason)
@@ -291,21 +347,85 @@ class _Loop:
             raise _Stop("quit")
         return line
 
+    def _command(self, line: str, prompt: Prompt) -> bool:
+        """Handle a ``/command`` typed at a session's prompt; False: the line is the session's."""
+        command = _command(line)
+        if command is None or command == SKIP:
+            return False
+        if command == OVERRIDE:
+            self._handle(self.session.override())
+        elif command in (SUSPEND, BURY):
+            self.setting_aside = command
+            events = self.session.set_aside()
+            if events:
+                self._handle(events)
+            else:  # nothing to leave (a drill's follow-up): flag the card all the same
+                self._flag(command, _card_of(prompt, self.finished))
+            self.setting_aside = None
+        elif command == UNDO:
+            self._undo(prompt)
+        else:
+            self.show(Notice(f"unknown command {command}; try {COMMANDS_HELP}"))
+        return True
+
     def _ask(self, prompt: Callable[[], Prompt]) -> str:
-        """A line for one of the loop's own prompts; ``/override`` is taken on the way.
+        """A line for one of the loop's own prompts; the commands are taken on the way.
 
         ``prompt`` is called again after an override, which may change what it says.
         """
         while True:
             self._show_recap()
-            line = self._read(prompt())
-            if line.strip() != OVERRIDE:
+            asked = prompt()
+            line = self._read(asked)
+            command = _command(line)
+            if command is None:
                 return line
-            self._handle(self.session.override())
+            if command == OVERRIDE:
+                self._handle(self.session.override())
+            elif command == SKIP and isinstance(asked, ApproachAsked):
+                raise _SkipFollowUps
+            elif command in (SUSPEND, BURY) and self.finished is not None:
+                self._flag(command, self.finished.card.id)
+                return ""
+            elif command in (SKIP, UNDO):
+                self.show(Notice(f"{command} does nothing here; Enter goes on"))
+            else:
+                self.show(Notice(f"unknown command {command}; try {COMMANDS_HELP}"))
 
     def _stop(self, reason: EndReason) -> None:
         self.ended_by = reason
         self._handle(self.session.stop(reason))
+
+    # -- setting aside and undoing ------------------------------------------------
+
+    def _flag(self, command: str, card_id: str | None) -> None:
+        if card_id is None:
+            return
+        if self.progress is None:
+            self.show(Notice(f"{command}: nothing is saved in this session, so {card_id} is not"))
+        elif command == SUSPEND:
+            self.progress.suspend(card_id)
+            self.show(Notice(f"suspended {card_id}: `quizzer unsuspend {card_id}` brings it back"))
+        else:
+            until = self.progress.bury(card_id, self.clock())
+            self.show(Notice(f"buried {card_id} until {until:%a %d %b %H:%M} UTC"))
+
+    def _undo(self, prompt: Prompt) -> None:
+        """``/undo`` at the next card's first prompt: take back the last card's review."""
+        finished = self.finished
+        first_prompt = (
+            isinstance(prompt, BlankAsked) and prompt.number == 1 and prompt.try_number == 1
+        )
+        if not first_prompt or finished is None or finished.due is None or finished.undone:
+            self.show(
+                Notice("/undo takes back the last card's rating at the next card's first prompt")
+            )
+            return
+        if self.progress is not None:
+            self.progress.undo_review(finished.card.id, finished.started_at)
+        finished.undone = True
+        self.session.drop_coming_back(finished.card.id)
+        self.show(Notice(f"took back the rating of {finished.card.id}; its answers stay, marked"))
 
     # -- events -----------------------------------------------------------------
 
@@ -319,17 +439,28 @@ class _Loop:
                 self.show(event)
                 self._follow_up_graded(event)
             else:
-                if isinstance(event, SessionFinished):
+                if isinstance(event, Judged | Revealed) and event.attempt is not None:
+                    # Saved before it is shown: Ctrl-C right after a verdict keeps it.
+                    if self.progress is not None:
+                        self.progress.record_attempt(event.attempt)
+                elif isinstance(event, SessionFinished):
                     self.ended_by = event.summary.ended_by
                 elif isinstance(event, DrillFinished):
                     self.ended_by = event.report.ended_by
+                elif isinstance(event, CardStarted | DrillCardStarted):
+                    self.card_started_at = self.clock()
                 self.show(event)
 
     def _card_finished(self, event: CardFinished) -> None:
         # Saved before anything is shown: no way out after this can lose the review.
         now = self.clock()
+        started = self.card_started_at or now
+        if self.setting_aside is not None:
+            self.show(event)
+            self._flag(self.setting_aside, event.card.id)
+            return
         grade = rating_for(event.result)
-        finished = _Finished(event.card, event.result, event.filled, now, grade)
+        finished = _Finished(event.card, event.result, event.filled, now, grade, started)
         if self.progress is not None and grade is not None:
             finished.due = self.progress.save_review(event.result, grade, now)
         self.finished = finished
@@ -337,6 +468,24 @@ class _Loop:
         self._answer_changes(event.card)
         self._teach(event.card)
         self._offer_rating(finished)
+        self._come_back(finished)
+
+    def _come_back(self, finished: _Finished) -> None:
+        """A card rated Again is asked again when its learning step is due, and so on
+        while it stays in its steps.
+
+        A new card answered right stays in FSRS's learning steps too (Good: 10 minutes);
+        it is not asked twice in one session: the learner has just shown they know it.
+        """
+        card_id = finished.card.id
+        if self.progress is None or finished.due is None:
+            return
+        returning = finished.grade is Grade.AGAIN or card_id in self.returning
+        if returning and self.progress.in_learning(card_id):
+            self.returning.add(card_id)
+            self.session.come_back(finished.card, finished.due)
+        else:
+            self.returning.discard(card_id)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:
@@ -350,11 +499,14 @@ class _Loop:
         if self.options.follow_ups and card.follow_ups:
             if not self.options.interactive:
                 self.show(FollowUpsListed(card))
-            for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
-                item = FollowUpId(card.id, index)
-                self.show(QuestionShown(card, item, follow))
-                self._ask(functools.partial(ApproachAsked, item))
-                self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+            try:
+                for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
+                    item = FollowUpId(card.id, index)
+                    self.show(QuestionShown(card, item, follow))
+                    self._ask(functools.partial(ApproachAsked, item))
+                    self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+            except _SkipFollowUps:
+                self.show(Notice("follow-ups skipped"))
         if self.options.closing:
             self.show(ClosingSections(card))
 
@@ -415,3 +567,12 @@ class _Loop:
     def _show_recap(self) -> None:
         if self.options.interactive and self.finished is not None:
             self.show(self.finished.recap())
+
+
+def _card_of(prompt: Prompt, finished: _Finished | None) -> str | None:
+    """The card a prompt is about (a drill's follow-up prompts name only the item)."""
+    if isinstance(prompt, BlankAsked | FollowUpAsked):
+        return prompt.card.id
+    if isinstance(prompt, GradeAsked | ApproachAsked):
+        return prompt.item.card_id
+    return finished.card.id if finished is not None else None

@@ -189,21 +189,24 @@ class SessionScreen(Output):
         table.add_column("tries", justify="right")
         table.add_column("hints", justify="right")
         table.add_column("time", justify="right")
-        for result in summary.cards:
+        for total in summary.per_card():
+            result = total.first
             first = f"{result.right_first_time}/{len(result.blanks)}"
             style = "green" if result.right_first_time == len(result.blanks) else "yellow"
             note = " (skipped)" if result.skipped else ""
-            if result.overridden:
+            if any(r.overridden for r in total.showings):
                 note += " (overridden)"
-            if not result.skipped and not result.touched:
+            if total.later:
+                note += f" (shown {len(total.showings)}×)"
+            if not result.skipped and not result.touched and not total.later:
                 # On screen when the session stopped, but never answered: not a miss.
                 first, style, note = "–", "dim", " (not answered)"
             table.add_row(
                 result.card_id + note,
                 Text(first, style=style),
-                str(result.tries),
-                str(result.hints),
-                duration(result.ms),
+                str(total.tries),
+                str(total.hints),
+                duration(total.ms),
             )
         self.out.print()
         self.out.print(table)
