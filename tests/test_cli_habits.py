@@ -246,3 +246,23 @@ def test_a_card_due_later_today_shows_its_time_in_list(invoke):
     out = invoke("list").stdout
     (line,) = [ln for ln in out.splitlines() if ln.strip().startswith("attention ")]
     assert "10:0" in line and "2026-12-01" not in line
+
+
+def test_settings_travel_with_a_progress_backup(invoke, tmp_path, monkeypatch):
+    backup = tmp_path / "backup.json"
+    assert invoke("config", "desired_retention", "0.85").exit_code == 0
+    assert invoke("progress", "export", str(backup)).exit_code == 0
+    assert json.loads(backup.read_text())["settings"] == {"desired_retention": "0.85"}
+    monkeypatch.setenv("QUIZZER_DB", str(tmp_path / "other.db"))
+    assert invoke("config", "desired_retention").stdout.split() == ["desired_retention", "0.9"]
+    for _ in range(2):  # importing again changes nothing
+        assert invoke("progress", "import", str(backup)).exit_code == 0
+        shown = invoke("config", "desired_retention").stdout.split()
+        assert shown == ["desired_retention", "0.85"]
+
+
+def test_a_backup_without_saved_settings_has_no_settings_section(invoke, tmp_path):
+    backup = tmp_path / "backup.json"
+    invoke("quiz", "attention", input="sqrt(d_k)\nV\n")
+    assert invoke("progress", "export", str(backup)).exit_code == 0
+    assert "settings" not in json.loads(backup.read_text())

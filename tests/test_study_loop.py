@@ -382,3 +382,45 @@ def test_whatever_is_typed_the_session_ends_once_and_the_database_agrees(
             started = [e.card.id for e in shown if type(e).__name__ == "CardStarted"]
             assert [c.card_id for c in done.cards] == started
         assert rows(store, "SELECT count(*) FROM sessions WHERE ended_at IS NULL") == [(0,)]
+
+
+def test_skip_at_a_follow_up_skips_the_remaining_follow_ups(store):
+    script = Script("m", "b", "/skip", "")
+    reason, shown = run(store, script)
+    assert reason == "finished"
+    assert names(script.prompts) == ["BlankAsked", "BlankAsked", "ApproachAsked", "RatingAsked"]
+    assert "follow-ups skipped" in [getattr(e, "text", "") for e in shown]
+    assert "ApproachShown" not in names(shown)
+
+
+def test_a_card_rated_again_comes_back_once_its_step_is_due(store):
+    # Two cards; the first is revealed (Again, due in a minute); the clock ticks a second
+    # per call, so it is not due after the second card: learn-ahead brings it back.
+    script = Script("!", "!", "", "", "", "m", "b", "", "", "", "m", "b", "", "", "")
+    reason, shown = run(store, script, cards=(LINE, LINE2), steps=True)
+    started = [(e.card.id, e.number, e.total) for e in shown if type(e).__name__ == "CardStarted"]
+    assert started[:3] == [("line", 1, 2), ("line2", 2, 3), ("line", 3, 3)]
+    assert reason == "finished"
+    per_card = summary(shown).per_card()
+    assert [(t.first.card_id, len(t.showings)) for t in per_card] == [("line", 2), ("line2", 1)]
+    assert rows(store, "SELECT card_id, rating FROM reviews ORDER BY id")[0] == ("line", 1)
+
+
+def test_undo_only_at_the_next_cards_first_prompt(store):
+    script = Script("m", "b", "", "", "", "/undo", "m", "b", "", "", "")
+    _, shown = run(store, script, cards=(LINE, LINE2))
+    notices = [e.text for e in shown if type(e).__name__ == "Notice"]
+    assert any("took back the rating of line" in text for text in notices)
+    assert rows(store, "SELECT card_id FROM reviews ORDER BY id") == [("line2",)]
+    assert rows(store, "SELECT card_id, undone FROM attempts ORDER BY id") == [
+        ("line", 1),
+        ("line", 1),
+        ("line2", 0),
+        ("line2", 0),
+    ]
+
+
+def test_an_unknown_command_at_the_loops_own_prompt_is_told_not_taken(store):
+    script = Script("m", "b", "/help", "", "")
+    _, shown = run(store, script)
+    assert any("unknown command /help" in getattr(e, "text", "") for e in shown)

@@ -6,7 +6,8 @@ A backup is one JSON object (:class:`Backup` is its model)::
      "attempts": [{"card", "blank", "given", "correct", "try", "hints", "ms", "at",
                    "overridden"}, ...],
      "reviews": [{"card", "rating", "review_log", "at"}, ...],
-     "schedule": {CARD_ID: FSRS card state, ...}}
+     "schedule": {CARD_ID: FSRS card state, ...},
+     "settings": {NAME: TEXT, ...}}    (only when ``quizzer config`` saved any)
 
 Export writes one entry per line and import reads entry by entry, so a backup
 of a million reviews never sits in memory whole. Import is all or nothing:
@@ -43,6 +44,7 @@ from pydantic_core import to_json
 
 from quizzer.errors import QuizzerError
 from quizzer.files import FileProblem, atomic_writer, open_regular, size_in_words
+from quizzer.progress.settings import restore_settings, saved_settings
 from quizzer.progress.store import Attempt, Merged, Review, Staging, Store, iso
 
 EXPORT_FORMAT = "quizzer-progress"
@@ -178,6 +180,7 @@ class Backup(_Strict):
     attempts: list[AttemptEntry] = []
     reviews: list[ReviewEntry] = []
     schedule: dict[Name, FsrsState] = {}
+    settings: dict[str, str] = {}
 
 
 _ATTEMPTS = TypeAdapter(list[AttemptEntry])
@@ -214,7 +217,14 @@ def export_progress(store: Store) -> dict[str, Any]:
         "attempts": [_attempt_entry(a) for a in store.each_attempt()],
         "reviews": [_review_entry(r) for r in store.each_review()],
         "schedule": store.fsrs_cards(),
+        **_settings_section(store),
     }
+
+
+def _settings_section(store: Store) -> dict[str, dict[str, str]]:
+    """``{"settings": {...}}`` when any setting was saved; else nothing, as before settings."""
+    saved = saved_settings(store)
+    return {"settings": saved} if saved else {}
 
 
 @dataclass(frozen=True)
@@ -255,7 +265,10 @@ def write_backup(store: Store, path: Path) -> Exported:
                 for index, (card, state) in enumerate(states)
             ),
         )
-        out.write(b"\n}}\n")
+        out.write(b"\n}")
+        for name, section in _settings_section(store).items():
+            out.write(f',\n"{name}": {_dumps(section)}'.encode())
+        out.write(b"}\n")
     return Exported(counts["attempts"], counts["reviews"])
 
 
@@ -442,6 +455,8 @@ def _entries(
                 card = reader.value()
                 reader.take(":")
                 yield key, (card, reader.value())
+        elif key == "settings":
+            yield key, reader.value()
         else:
             yield "header", (key, reader.value())
     if reader.peek():
@@ -512,9 +527,16 @@ class _Stager:
         self.schedule: list[tuple[str, dict[str, Any]]] = []
         self.counted = {"attempts": 0, "reviews": 0}
         self.header: dict[str, object] = {}
+        self.settings: dict[str, str] = {}
 
     def take(self, section: str, entry: Any) -> None:
-        if section == "header":
+        if section == "settings":
+            if not isinstance(entry, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in entry.items()
+            ):
+                raise BadBackup("progress file has a malformed entry: settings")
+            self.settings = dict(entry)
+        elif section == "header":
             key, value = entry
             _check_header(self.name, key, value)
             self.header[key] = value
@@ -578,7 +600,10 @@ def _merge(
         for section, entry in entries():
             stager.take(section, entry)
         stager.finish()
-        return staging.merge(now)
+        merged = staging.merge(now)
+    if stager.settings:
+        restore_settings(store, stager.settings)
+    return merged
 
 
 def import_backup(
