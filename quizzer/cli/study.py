@@ -151,7 +151,7 @@ class Study:
             judges.start()  # the first question is on screen: warm the judge meanwhile
             text = screen.prompt_for(prompt, remaining)
             try:
-                line = read_line(screen, text, options.interactive)
+                line = read_line(screen, text, options.interactive, _one_keys(prompt))
             except KeyboardInterrupt:
                 end_prompt_line()
                 raise
@@ -177,6 +177,17 @@ class Study:
         )
         if ended == "interrupted":
             raise typer.Exit(int(ExitCode.INTERRUPTED))
+
+
+#: The rating keys, each acting as soon as it is pressed (issue 24: "one key is one key").
+RATING_KEYS = "1234"
+
+
+def _one_keys(prompt: Prompt) -> str:
+    """The keys that act alone at ``prompt``: the rating keys at the rating prompt."""
+    from quizzer.study.events import RatingAsked
+
+    return RATING_KEYS if isinstance(prompt, RatingAsked) else ""
 
 
 def interactive() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import sys
 from types import ModuleType
@@ -134,6 +135,40 @@ class Output:
     def keys_help(self, text: str) -> None:
         """The dim line that lists a session's keys."""
         self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
+
+    def ask_key(self, prompt: str, keys: str) -> str:
+        """Read one key in a terminal: one of ``keys`` acts at once, without Enter.
+
+        Enter gives ``""``; any other key starts a line as :meth:`ask` reads it
+        (so ``/quit`` or ``/suspend`` still work). EOFError at Ctrl-D; Ctrl-C
+        raises KeyboardInterrupt as usual (the terminal keeps its signals).
+        """
+        import termios
+        import tty
+
+        if not _line_editing(self.out):
+            return self.ask(prompt)
+        fd = sys.stdin.fileno()
+        self.out.print(Text(prompt, style="bold cyan"), end="")
+        self.out.file.flush()
+        saved = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            key = os.read(fd, 1).decode("utf-8", "replace")
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        if key == "\x04":
+            raise EOFError
+        if key in ("\r", "\n"):
+            self.out.print()
+            return ""
+        if key in keys:
+            self.out.print(key)
+            return key
+        # Not a key of its own: the line it starts, typed on.
+        self.out.print(key, end="")
+        self.out.file.flush()
+        return key + input()
 
     def ask(self, prompt: str) -> str:
         """Read one line typed in a terminal. EOFError at Ctrl-D.
