@@ -15,6 +15,7 @@ from quizzer.cli.common import (
     DbOption,
     DeckOption,
     JsonOption,
+    NoPagerOption,
     TagsOption,
     clock,
     db_path_for,
@@ -38,6 +39,7 @@ def list_cards(
     deck: DeckOption = None,
     db: DbOption = None,
     json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """List the cards, grouped by deck, each with its state: new, due, or the date it is due.
 
@@ -74,7 +76,8 @@ def list_cards(
         for card_id, flag in flags.items():
             if card_id in labels and flag.set_aside(now):
                 labels[card_id] = "suspended" if flag.suspended else "buried"
-        screen.card_list(cards, labels)
+        with screen.paged(not no_pager):
+            screen.card_list(cards, labels)
     broken = {p.path for p in loaded.problems if p.severity == "error"}
     if broken:
         from quizzer.ui.widgets import counted
@@ -112,6 +115,7 @@ def show(
     card: CardArgument,
     deck: DeckOption = None,
     json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Show a whole card: the prompt, its answers and every teaching section.
 
@@ -124,7 +128,8 @@ def show(
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:
-        screen.card(loaded)
+        with screen.paged(not no_pager):
+            screen.card(loaded)
 
 
 @app.command()

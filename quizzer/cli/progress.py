@@ -11,6 +11,7 @@ from quizzer.cli.common import (
     DbOption,
     DeckOption,
     JsonOption,
+    NoPagerOption,
     clock,
     complete_card,
     db_path_for,
@@ -39,6 +40,7 @@ def stats(
     db: DbOption = None,
     deck: DeckOption = None,
     json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Your progress: accuracy, streak, accuracy by tag, what falls due, weakest cards.
 
@@ -85,7 +87,8 @@ def stats(
                     }
                 )
             else:
-                screen.history(history, now)
+                with screen.paged(not no_pager):
+                    screen.history(history, now)
             return
         if store is None:
             figures = Report(0, 0, 0, 0, 0, 0, 0, 0, [0] * FORECAST_DAYS)
@@ -99,7 +102,8 @@ def stats(
     if json:
         screen.json(figures.to_dict())
     else:
-        screen.report(figures, str(path), now)
+        with screen.paged(not no_pager):
+            screen.report(figures, str(path), now)
 
 
 @progress_app.command("export")

@@ -100,9 +100,7 @@ def _wake(signum: int, frame: object) -> None:
     """Nothing to do: being called at all is what wakes the read."""
 
 
-def read_line(
-    screen: Screen, prompt: str, interactive: bool, one_key: str = ""
-) -> str | None:
+def read_line(screen: Screen, prompt: str, interactive: bool, one_key: str = "") -> str | None:
     """The next line typed, or None at the end of input (Ctrl-D, end of a pipe).
 
     In a terminal a Ctrl-C raises KeyboardInterrupt at once, even while waiting,

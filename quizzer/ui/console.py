@@ -8,6 +8,7 @@ drill, ...) are mixins on top of it; :class:`quizzer.ui.screen.Screen` joins the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -111,6 +112,12 @@ class Output:
         else:
             stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         stream.flush()
+
+    def paged(self, enabled: bool = True) -> contextlib.AbstractContextManager[None]:
+        """A block whose output goes through a pager when taller than the terminal."""
+        from quizzer.ui.pager import paged
+
+        return paged(self.out, enabled)
 
     def line(self, text: str) -> None:
         """One unstyled line on standard output (never wrapped)."""
