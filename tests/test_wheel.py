@@ -35,6 +35,10 @@ def test_wheel_holds_the_package_and_the_deck(wheel):
     assert "quizzer/card.schema.json" in names
     assert sum(1 for n in names if n.startswith("quizzer/content/") and n.endswith(".yaml")) >= 40
     assert "quizzer/cli/__init__.py" in names
+    # Type checkers read quizzer's annotations only with the PEP 561 marker; the licence
+    # travels with every copy, as MIT requires.
+    assert "quizzer/py.typed" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), sorted(names)[-8:]
     assert not any(name.startswith(("tests/", "content/")) for name in names)
 
 
