@@ -424,3 +424,68 @@ def test_an_unknown_command_at_the_loops_own_prompt_is_told_not_taken(store):
     script = Script("m", "b", "/help", "", "")
     _, shown = run(store, script)
     assert any("unknown command /help" in getattr(e, "text", "") for e in shown)
+
+
+def card_with_sections(card_id: str) -> Card:
+    return Card.model_validate(
+        {
+            "id": card_id,
+            "title": card_id.title(),
+            "prompt": "y = {{slope}} x + {{intercept}}",
+            "symbols": {"m": {}, "b": {}},
+            "blanks": {"slope": {"answer": "m"}, "intercept": {"answer": "b"}},
+            "intuition": "A line.",
+            "explanation": "The slope times x, plus the intercept.",
+            "worked_example": "m = 2, b = 1: y = 2x + 1.",
+            "code": "y = m * x + b",
+            "red_flags": ["the slope is the intercept"],
+            "follow_ups": [{"question": "Question 1?", "approach": "Approach 1."}],
+            "bullets": ["m is the slope"],
+        }
+    )
+
+
+def run_menu(store, script, cards):
+    clock = Clock()
+    scheduler = make_scheduler(fuzz=False, settings=NO_STEPS)
+    progress = SessionProgress(store, scheduler, "quiz", T0)
+    session = QuizSession(list(cards), judge, clock)
+    options = StudyOptions(interactive=True, card_back_menu=True)
+    shown: list[object] = []
+    reason = run_study(
+        session, read=script, show=shown.append, clock=clock, progress=progress, options=options
+    )
+    return reason, shown
+
+
+def test_the_card_back_menu_reaches_every_section_with_enter(store):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", "", "", "", "", "", "", "")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "finished"
+    assert "CardBack" in names(shown) and "CardFinished" not in names(shown)
+    fields = [e.field for e in shown if type(e).__name__ == "SectionShown"]
+    assert fields == ["worked_example", "code", "red_flags", "bullets"]
+    assert "ApproachShown" in names(shown)  # the follow-up came in its turn
+    asked = [p for p in script.prompts if type(p).__name__ == "SectionAsked"]
+    assert asked[0].left == ("worked_example", "code", "red_flags", "follow_ups", "bullets")
+
+
+def test_the_card_back_menu_keys_pick_a_section_and_n_goes_on(store):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", "c", "r", "n", "")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "finished"
+    assert [e.field for e in shown if type(e).__name__ == "SectionShown"] == ["code", "red_flags"]
+    assert names(script.prompts)[-1] == "RatingAsked"
+
+
+@pytest.mark.parametrize("sections_read", range(6))
+def test_quitting_from_any_section_keeps_the_review(store, sections_read):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", *[""] * sections_read, "/quit")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "quit"
+    assert rows(store, "SELECT card_id FROM reviews") == [("sectioned",)]
+    assert rows(store, "SELECT count(*) FROM attempts") == [(2,)]
+    assert names(shown)[-1] == "SessionFinished"

@@ -144,6 +144,7 @@ class Study:
             follow_ups=follow_ups,
             closing=closing,
             rate_prompt=rate_prompt,
+            card_back_menu=True,
         )
         judges = self.judges
 
@@ -181,12 +182,16 @@ class Study:
 
 #: The rating keys, each acting as soon as it is pressed (issue 24: "one key is one key").
 RATING_KEYS = "1234"
+#: The card back menu's keys (see quizzer.study.loop.MENU_KEYS), each acting at once.
+MENU_KEYS = "ecrfbsn"
 
 
 def _one_keys(prompt: Prompt) -> str:
     """The keys that act alone at ``prompt``: the rating keys at the rating prompt."""
-    from quizzer.study.events import RatingAsked
+    from quizzer.study.events import RatingAsked, SectionAsked
 
+    if isinstance(prompt, SectionAsked):
+        return MENU_KEYS
     return RATING_KEYS if isinstance(prompt, RatingAsked) else ""
 
 

@@ -212,6 +212,34 @@ class ClosingSections(_OfCard):
     """The sections after a finished card's follow-ups (the 60-second review)."""
 
 
+@dataclass(frozen=True)
+class CardBack:
+    """In a terminal, a finished card's back: its verdict's formula, intuition, explanation.
+
+    The other sections come one key each (:class:`SectionAsked`).
+    """
+
+    card: Card
+    result: CardResult
+    filled: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SectionShown:
+    """One teaching section of a finished card, asked for at the card back's menu."""
+
+    card: Card
+    field: str  # the section's card field (``worked_example``, ``code`` ...)
+
+
+@dataclass(frozen=True)
+class SectionAsked:
+    """The card back's one-line menu: which sections are left, Enter shows the first."""
+
+    card: Card
+    left: tuple[str, ...]  # section fields not shown yet, in reading order
+
+
 @dataclass(frozen=True, kw_only=True)
 class Scheduled:
     """A review item was saved with ``grade`` and comes back at ``due``."""
@@ -275,11 +303,13 @@ Event = (
     | Scheduled
     | Recap
     | AnswersChanged
+    | CardBack
+    | SectionShown
 )
 
 #: What an input line answers: a blank, a drill follow-up or self-grade, Enter
 #: before a quiz follow-up's approach, or the rating prompt.
-Prompt = BlankAsked | FollowUpAsked | GradeAsked | ApproachAsked | RatingAsked
+Prompt = BlankAsked | FollowUpAsked | GradeAsked | ApproachAsked | RatingAsked | SectionAsked
 
 
 __all__ = [

@@ -40,6 +40,7 @@ from quizzer.study.events import (
     ApproachAsked,
     ApproachShown,
     BlankAsked,
+    CardBack,
     CardFinished,
     CardStarted,
     ClosingSections,
@@ -62,6 +63,8 @@ from quizzer.study.events import (
     Recap,
     Revealed,
     Scheduled,
+    SectionAsked,
+    SectionShown,
     SessionFinished,
     parse_grade,
 )
@@ -215,6 +218,8 @@ class StudyOptions:
     follow_ups: bool = True  # show a finished card's follow-ups (quiz, without --brief)
     closing: bool = True  # close a finished card with the sections after its follow-ups
     rate_prompt: bool = True  # in a terminal, let one key change the grade a card earned
+    #: In a terminal: the card back (intuition, explanation), then a menu, one key a section.
+    card_back_menu: bool = False
 
 
 class _Stop(Exception):
@@ -276,6 +281,26 @@ class _Finished:
             due=self.due,
             now=self.at,
         )
+
+
+#: The card back's sections after the explanation, by field, with their menu names.
+MENU_SECTIONS = {
+    "worked_example": "example",
+    "code": "code",
+    "red_flags": "red flags",
+    "follow_ups": "follow-ups",
+    "bullets": "60-second review",
+    "sources": "sources",
+}
+#: The key of each section at the menu.
+MENU_KEYS = {
+    "e": "worked_example",
+    "c": "code",
+    "r": "red_flags",
+    "f": "follow_ups",
+    "b": "bullets",
+    "s": "sources",
+}
 
 
 class _SkipFollowUps(Exception):
@@ -464,7 +489,10 @@ class _Loop:
         if self.progress is not None and grade is not None:
             finished.due = self.progress.save_review(event.result, grade, now)
         self.finished = finished
-        self.show(event)
+        if self._menu_on:
+            self.show(CardBack(event.card, event.result, event.filled))
+        else:
+            self.show(event)
         self._answer_changes(event.card)
         self._teach(event.card)
         self._offer_rating(finished)
@@ -495,7 +523,13 @@ class _Loop:
             self.show(AnswersChanged(card.id, tuple(changes)))
 
     def _teach(self, card: Card) -> None:
-        """The follow-ups (one at a time in a terminal), then the sections after them."""
+        """The follow-ups (one at a time in a terminal), then the sections after them.
+
+        In a terminal (without --brief) the card back's menu offers them one key each.
+        """
+        if self._menu_on:
+            self._menu(card)
+            return
         if self.options.follow_ups and card.follow_ups:
             if not self.options.interactive:
                 self.show(FollowUpsListed(card))
@@ -509,6 +543,41 @@ class _Loop:
                 self.show(Notice("follow-ups skipped"))
         if self.options.closing:
             self.show(ClosingSections(card))
+
+    @property
+    def _menu_on(self) -> bool:
+        options = self.options
+        return options.interactive and options.follow_ups and options.card_back_menu
+
+    def _menu(self, card: Card) -> None:
+        """The sections after the card back, one key each, until ``n`` or none is left."""
+        left = [field for field in MENU_SECTIONS if getattr(card, field, None)]
+        while left:
+            line = self._ask(lambda: SectionAsked(card=card, left=tuple(left)))
+            key = line.strip().lower()
+            if key == "n":
+                return
+            field = left[0] if key == "" else MENU_KEYS.get(key)
+            if field is None or not getattr(card, field, None):
+                keys = " · ".join(f"{k} {MENU_SECTIONS[f]}" for k, f in MENU_KEYS.items())
+                self.show(Notice(f"Enter next section · {keys} · n next card"))
+                continue
+            if field in left:
+                left.remove(field)
+            if field == "follow_ups":
+                self._follow_ups(card)
+            else:
+                self.show(SectionShown(card, field))
+
+    def _follow_ups(self, card: Card) -> None:
+        try:
+            for index, follow in enumerate(card.follow_ups):
+                item = FollowUpId(card.id, index)
+                self.show(QuestionShown(card, item, follow))
+                self._ask(functools.partial(ApproachAsked, item))
+                self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+        except _SkipFollowUps:
+            self.show(Notice("follow-ups skipped"))
 
     def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""
