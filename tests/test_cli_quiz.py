@@ -181,7 +181,9 @@ def count_attempts(db) -> int:
 
 @pytest.mark.slow
 def test_real_terminal_flow(tmp_path):
-    child = quizzer_in_a_terminal(tmp_path, "quiz", "attention", rows=40, LINES="40")
+    child = quizzer_in_a_terminal(
+        tmp_path, "quiz", "attention", rows=40, LINES="40", QUIZZER_PAGER=""
+    )
     try:
         child.expect_exact("Attention(Q, K, V) = softmax(Q Kᵀ / [1]) [2]")
         child.expect_exact("[1] scale › ")
@@ -196,6 +198,9 @@ def test_real_terminal_flow(tmp_path):
         child.expect_exact("✓ [1] scale")
         child.expect_exact("[2] values › ")
         child.sendline("V")
+        child.expect_exact("Explanation")  # the card back, then one key a section
+        child.expect_exact("n next card › ")
+        child.send("f")
         child.expect_exact("What an interviewer would ask next")
         child.expect_exact("Q1. Why is the constant sqrt(d_k)")
         child.expect_exact("Enter shows the approach")
@@ -205,10 +210,12 @@ def test_real_terminal_flow(tmp_path):
         for _ in range(4):
             child.expect_exact("Enter shows the approach")
             child.sendline("")
+        child.expect_exact("n next card › ")
+        child.send("n")
         child.expect_exact("next review in")  # the recap above the rating prompt
         child.expect_exact("rated Hard · ")  # a retry and a hint: Hard
         child.expect_exact("Enter keeps › ")
-        child.sendline("3")
+        child.send("3")  # one key, no Enter
         child.expect_exact("scheduled Good")
         child.expect_exact("Session summary")
         child.expect_exact("accuracy 67% (2 of 3 answers right)")

@@ -480,8 +480,7 @@ class _Loop:
         # Saved before anything is shown: no way out after this can lose the review.
         now = self.clock()
         started = self.card_started_at or now
-        if self.setting_aside is not None:
-            self.show(event)
+        if self.setting_aside is not None:  # set aside: no review, no teaching shown
             self._flag(self.setting_aside, event.card.id)
             return
         grade = rating_for(event.result)

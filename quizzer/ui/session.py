@@ -53,13 +53,15 @@ MENU = {
 }
 
 
-def menu_prompt(asked: flow.SectionAsked) -> str:
+def menu_prompt(asked: flow.SectionAsked, width: int = 80) -> str:
     """``Enter next section · e example · c code · r red flags · f follow-ups · n next card``.
 
-    Only the keys of sections the card has, and not yet shown.
+    Only the keys of sections the card has, and not yet shown; "Enter next" where
+    the whole line would wrap (it is 85 columns with every key).
     """
     keys = " · ".join(f"{MENU[f][0]} {MENU[f][1]}" for f in asked.left if f in MENU)
-    return f"Enter next section · {keys} · n next card › "
+    line = f"Enter next section · {keys} · n next card › "
+    return line if len(line) < width else line.replace("next section", "next", 1)
 
 
 class SessionScreen(Output):
@@ -83,7 +85,7 @@ class SessionScreen(Output):
         elif isinstance(prompt, flow.RatingAsked):
             text = self.rating_prompt(prompt.grade)
         elif isinstance(prompt, flow.SectionAsked):
-            text = menu_prompt(prompt)
+            text = menu_prompt(prompt, self.out.width)
         elif isinstance(prompt, flow.FollowUpAsked):
             text = "your answer (or say it out loud), then Enter › "
         else:
