@@ -156,15 +156,17 @@ class Output:
         if not _line_editing(self.out):
             return self.ask(prompt)
         fd = sys.stdin.fileno()
-        self.out.print(Text(prompt, style="bold cyan"), end="")
-        self.out.file.flush()
         saved = termios.tcgetattr(fd)
         try:
+            # Key by key before the prompt shows: a key typed the instant it appears
+            # (Ctrl-D included) must not meet the line discipline's own handling.
             tty.setcbreak(fd)
+            self.out.print(Text(prompt, style="bold cyan"), end="")
+            self.out.file.flush()
             key = os.read(fd, 1).decode("utf-8", "replace")
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        if key == "\x04":
+        if key in ("", "\x04"):  # nothing left to read, or Ctrl-D
             raise EOFError
         if key in ("\r", "\n"):
             self.out.print()
