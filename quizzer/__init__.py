@@ -4,7 +4,9 @@ Heavy modules (SymPy, numpy) are imported only where answers are judged, so
 importing the package stays cheap.
 """
 
-__version__ = "0.1.0"
+from quizzer.version import __version__
+
+__all__ = ["__version__"]
 
 
 def __getattr__(name: str) -> object:

@@ -15,7 +15,7 @@ from quizzer.answers.judge import symbol_table
 from quizzer.answers.symbolic import plain, to_sympy
 from quizzer.answers.syntax import AnswerError, Sym, UnknownCommand, UnknownSymbol, parse
 from quizzer.cards.model import Card, card_problems
-from quizzer.cards.names import is_notation, name_key
+from quizzer.names import is_notation, name_key
 
 
 def make_card(answer: str, symbols: dict, *, blank: str = "b", **extra) -> Card:

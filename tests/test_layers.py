@@ -1,9 +1,12 @@
-"""The architecture of DESIGN.md, checked on the source: imports point down only.
+"""The architecture of docs/architecture.md, checked on the source: imports point down only.
 
-Layers, top to bottom: cli → ui → study → core (cards, answers, progress, export)
-→ errors. A module may import its own layer or any layer below it, never one
-above, and the module import graph (lazy imports inside functions included)
-has no cycle.
+Every part of the package has its own rank, top to bottom:
+__main__ → launch → the package top → cli → ui → app → study → export → progress
+→ answers → cards → names → files → errors → version. A module may import its
+own part or any part ranked below it, never one above nor one beside it; the
+module import graph (lazy imports inside functions included) has no cycle; and
+no module inside the package imports the package top (``quizzer/__init__.py``),
+which would load every part it re-exports.
 """
 
 from __future__ import annotations
@@ -16,22 +19,25 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "quizzer"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
-#: The rank of each top-level part of the package; higher ranks may import lower ones.
-LAYERS = {
-    "errors": 0,
-    "files": 0,
-    "cards": 1,
-    "answers": 1,
-    "progress": 1,
-    "export": 1,
-    "study": 2,
-    "ui": 3,
-    "cli": 4,
-    # Entry points: the package's public face and the launcher sit above everything.
-    "__init__": 5,
-    "__main__": 5,
-    "launch": 5,
-}
+#: The parts of the package from the bottom up; a part may import only those before it.
+STACK = (
+    "version",
+    "errors",
+    "files",
+    "names",
+    "cards",
+    "answers",
+    "progress",
+    "export",
+    "study",
+    "app",
+    "ui",
+    "cli",
+    "__init__",
+    "launch",
+    "__main__",
+)
+LAYERS = {part: rank for rank, part in enumerate(STACK)}
 
 
 def relative(path: Path) -> str:
@@ -70,7 +76,7 @@ def quizzer_imports(path: Path) -> set[str]:
         else:
             continue
         found.update(resolve(name) for name in names if name.split(".")[0] == "quizzer")
-    return found - {"quizzer"}
+    return found
 
 
 GRAPH = {module_name(path): quizzer_imports(path) - {module_name(path)} for path in MODULES}
@@ -90,33 +96,80 @@ def test_every_module_has_a_layer():
     assert {layer_of(module) for module in GRAPH} <= set(LAYERS)
 
 
-@pytest.mark.parametrize("module", sorted(GRAPH))
-def test_imports_point_down(module):
-    upward = sorted(
-        imported
-        for imported in GRAPH[module]
-        if LAYERS[layer_of(imported)] > LAYERS[layer_of(module)]
+def test_every_part_has_its_own_rank():
+    assert len(set(LAYERS.values())) == len(LAYERS) == len(STACK)
+
+
+def upward_imports(module: str, imported: set[str]) -> list[str]:
+    """What ``module`` imports from a part ranked at or above its own, or the package top."""
+    return sorted(
+        other
+        for other in imported
+        if (other == "quizzer" and module != "quizzer")
+        or (
+            layer_of(other) != layer_of(module)
+            and LAYERS[layer_of(other)] >= LAYERS[layer_of(module)]
+        )
     )
-    assert not upward, f"{module} imports a higher layer: {upward}"
 
 
-def test_no_import_cycles():
+def cycles_in(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each import cycle found by a depth-first walk of ``graph``."""
     cycles = []
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
 
     def visit(module: str, path: list[str]) -> None:
         state[module] = 1
-        for imported in sorted(GRAPH.get(module, ())):
+        for imported in sorted(graph.get(module, ())):
             if state.get(imported) == 1:
                 cycles.append([*path[path.index(imported) :], imported])
             elif imported not in state:
                 visit(imported, [*path, imported])
         state[module] = 2
 
-    for module in sorted(GRAPH):
+    for module in sorted(graph):
         if module not in state:
             visit(module, [module])
+    return cycles
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_imports_point_down(module):
+    upward = upward_imports(module, GRAPH[module])
+    assert not upward, f"{module} imports a part at or above its own rank: {upward}"
+
+
+def test_no_import_cycles():
+    cycles = cycles_in(GRAPH)
     assert not cycles, "import cycles: " + "; ".join(" → ".join(c) for c in cycles)
+
+
+def test_the_package_top_is_in_the_graph():
+    assert "quizzer" in GRAPH and "quizzer.version" in GRAPH["quizzer"]
+
+
+@pytest.mark.parametrize(
+    ("module", "imports", "caught"),
+    [
+        ("quizzer.cards.cache", {"quizzer"}, ["quizzer"]),  # the package top, from inside
+        ("quizzer.cards.model", {"quizzer.answers.judge"}, ["quizzer.answers.judge"]),  # upward
+        ("quizzer.cards.model", {"quizzer.cards.yamldoc", "quizzer.names"}, []),  # own part, down
+        (
+            "quizzer.export.anki",
+            {"quizzer.export.markdown", "quizzer.study.quiz"},
+            ["quizzer.study.quiz"],
+        ),
+        ("quizzer", {"quizzer.version", "quizzer.answers"}, []),
+    ],
+)
+def test_the_rank_check_catches(module, imports, caught):
+    assert upward_imports(module, imports) == caught
+
+
+def test_the_cycle_check_catches_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles_in(graph) == [["a", "b", "c", "a"]]
+    assert cycles_in({"a": {"b"}, "b": set()}) == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=relative)

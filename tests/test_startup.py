@@ -26,7 +26,14 @@ def imported_modules(*args: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "args", [("--help",), ("list",), ("list", "--json"), ("show", "attention")]
+    "args",
+    [
+        ("--help",),
+        ("list",),
+        ("list", "--json"),
+        ("list", "--search", "attention"),
+        ("show", "attention"),
+    ],
 )
 def test_no_heavy_imports(args):
     modules = imported_modules(*args)

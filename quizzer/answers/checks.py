@@ -26,7 +26,7 @@ from quizzer.answers.syntax import (
     tokenize,
 )
 from quizzer.cards.model import Blank, Card, CardProblem
-from quizzer.cards.names import is_notation
+from quizzer.names import is_notation
 
 
 def answer_problems(card: Card, judge: CardJudge | None = None) -> list[CardProblem]:

@@ -25,12 +25,13 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from quizzer import __version__
+from quizzer.cards.fulltext import TABLE_SQL, search_columns
+from quizzer.version import __version__
 
 CACHE_ENV = "QUIZZER_CACHE"
 CACHE_FILE = "cache.sqlite3"
 #: Cached data written by another quizzer version (or cache layout) is never read.
-FORMAT = f"{__version__}/4"
+FORMAT = f"{__version__}/5"
 #: A second quizzer filling the cache at the same moment waits this long, then skips saving.
 BUSY_SECONDS = 2.0
 
@@ -44,6 +45,8 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS cards_by_id ON cards (card_id)",
     "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, problems TEXT NOT NULL)"
     " WITHOUT ROWID",
+    # The full-text index of --search: one row per cached card, sharing its rowid.
+    TABLE_SQL,
 )
 #: What JSON may fail with on data it did not write: bad text, or nesting deeper than the stack.
 _UNREADABLE = (ValueError, TypeError, RecursionError)
@@ -105,7 +108,7 @@ def _prepare(db: sqlite3.Connection) -> None:
     # WAL: a command reading the cache never waits for one writing it.
     db.execute("PRAGMA journal_mode = WAL")
     with _transaction(db):
-        for table in ("meta", "cards", "results"):
+        for table in ("meta", "cards", "results", "search"):
             db.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SCHEMA:
             db.execute(statement)
@@ -139,6 +142,7 @@ def summary_of(card: Mapping[str, Any]) -> dict[str, Any]:
         "title": card["title"],
         "tags": card.get("tags", []),
         "blanks": list(card["blanks"]),
+        "level": card.get("level"),
     }
 
 
@@ -150,7 +154,12 @@ def entry_for(stat: os.stat_result, card: Mapping[str, Any]) -> dict[str, Any]:
     """
     # json.dumps, not json.dump: only dumps uses the C encoder (5x faster here).
     data = json.dumps(card, ensure_ascii=False)
-    return {"stamp": _stamp(stat), "summary": summary_of(card), "data": data}
+    return {
+        "stamp": _stamp(stat),
+        "summary": summary_of(card),
+        "data": data,
+        "search": search_columns(card),
+    }
 
 
 def _loads(text: object) -> Any:
@@ -240,28 +249,44 @@ class DeckCache:
         db = database()
         if db is None or not self.changed:
             return
-        rows = [
-            (
-                self.source,
-                path,
-                *entry["stamp"],
-                str(entry["summary"]["id"]),
-                json.dumps(entry["summary"], ensure_ascii=False),
-                entry["data"],
-            )
-            for path, entry in self._new.items()
-        ]
         try:
             with _transaction(db):
-                db.executemany(
-                    "DELETE FROM cards WHERE source = ? AND path = ?",
-                    [(self.source, path) for path in self._gone],
-                )
-                db.executemany("INSERT OR REPLACE INTO cards VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                for path in [*self._gone, *self._new]:
+                    self._forget(db, path)
+                for path, entry in self._new.items():
+                    self._write(db, path, entry)
         except sqlite3.Error:
             return
         self._new.clear()
         self._gone.clear()
+
+    def _forget(self, db: sqlite3.Connection, path: str) -> None:
+        """Delete a file's card and its search row (they share a rowid)."""
+        row = db.execute(
+            "SELECT rowid FROM cards WHERE source = ? AND path = ?", (self.source, path)
+        ).fetchone()
+        if row is not None:
+            db.execute("DELETE FROM search WHERE rowid = ?", row)
+            db.execute("DELETE FROM cards WHERE rowid = ?", row)
+
+    def _write(self, db: sqlite3.Connection, path: str, entry: dict[str, Any]) -> None:
+        summary = entry["summary"]
+        cursor = db.execute(
+            "INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.source,
+                path,
+                *entry["stamp"],
+                str(summary["id"]),
+                json.dumps(summary, ensure_ascii=False),
+                entry["data"],
+            ),
+        )
+        db.execute(
+            "INSERT INTO search (rowid, title, tags, prompt, answers, teaching)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (cursor.lastrowid, *entry["search"]),
+        )
 
 
 def _one_row(query: str, args: tuple[object, ...]) -> tuple[Any, ...] | None:

@@ -1,31 +1,35 @@
-"""Finding card files, loading them, and naming a card by id or path.
+"""Loading cards: a file into a checked card, a deck with its problems, a card by id or path.
 
-Where cards come from (DESIGN.md, contract item 2): the bundled ``content/``
-folder, then each path in ``QUIZZER_DECKS`` (joined by ``os.pathsep``), then
-each ``--deck PATH``. A path is a card file or a folder searched recursively
-for ``*.yaml`` / ``*.yml``.
+Which files are cards and where they come from is :mod:`quizzer.cards.finding`'s;
+its names are re-exported here, where most callers have always imported them.
 """
 
 from __future__ import annotations
 
 import difflib
-import errno
 import os
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from stat import S_ISDIR, S_ISREG
 from typing import TYPE_CHECKING, Any, Literal
 
-from quizzer.errors import CardNotFound, DeckNotFound, InvalidCard
+from quizzer.cards.finding import (
+    CARD_SUFFIXES,
+    DECKS_ENV,
+    _under,
+    bundled_content_dir,
+    card_files,
+    deck_sources,
+    looks_like_path,
+    resolved_files,
+    schema_file,
+)
+from quizzer.errors import CardNotFound, InvalidCard
 from quizzer.files import (
     FileProblem,
     NotRegularFile,
-    kind_of,
     read_bounded,
-    reason,
-    report_skipped,
 )
 
 if TYPE_CHECKING:
@@ -35,9 +39,7 @@ if TYPE_CHECKING:
     from quizzer.cards.yamldoc import YamlDoc
 
 
-CARD_SUFFIXES = (".yaml", ".yml")
 MAX_CARD_BYTES = 1 << 20
-DECKS_ENV = "QUIZZER_DECKS"
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,12 @@ class LoadedCard:
             return list(self._card.blanks)
         return list(self._summary["blanks"])
 
+    @property
+    def level(self) -> int:
+        """1 fundamentals, 2 core, 3 advanced; a card without one counts as core."""
+        found = self._card.level if self._card is not None else self._summary.get("level")
+        return found if found in (1, 2, 3) else 2
+
     def __repr__(self) -> str:
         return f"LoadedCard({self.id!r}, {str(self.path)!r})"
 
@@ -166,120 +174,6 @@ class Deck:
 
     def tags(self) -> list[str]:
         return sorted({tag for loaded in self.cards for tag in loaded.tags})
-
-
-def bundled_content_dir() -> Path:
-    """The deck shipped with quizzer.
-
-    In a wheel it is ``quizzer/content``; in a source checkout (or an editable
-    install) it is ``content/`` at the top of the repository.
-    """
-    package = Path(__file__).resolve().parent.parent
-    installed = package / "content"
-    if installed.is_dir():
-        return installed
-    return package.parent / "content"
-
-
-def schema_file() -> Path:
-    """The card JSON Schema shipped with quizzer (for editors)."""
-    package = Path(__file__).resolve().parent.parent
-    installed = package / "card.schema.json"
-    return installed if installed.is_file() else package.parent / "schema" / "card.schema.json"
-
-
-def deck_sources(
-    extra: Sequence[str | os.PathLike[str]] = (),
-    env: Mapping[str, str] | None = None,
-    *,
-    bundled: bool = True,
-) -> list[Path]:
-    """Every place cards come from, in order: bundled, ``QUIZZER_DECKS``, then ``extra``."""
-    env = os.environ if env is None else env
-    sources = [bundled_content_dir()] if bundled else []
-    from_env = [part for part in env.get(DECKS_ENV, "").split(os.pathsep) if part.strip()]
-    for raw in [*from_env, *extra]:
-        path = Path(raw).expanduser()
-        if not path.exists():
-            origin = DECKS_ENV if raw in from_env else "--deck"
-            raise DeckNotFound(f"deck not found: {raw} (from {origin})")
-        sources.append(path)
-    return sources
-
-
-def card_files(source: Path) -> list[tuple[Path, str]]:
-    """Card files under ``source`` with the deck name each belongs to.
-
-    The deck name is the folder a card sits in, relative to ``source``
-    (``content/ml/attention.yaml`` is in deck ``ml``). Only regular, readable
-    files are listed: a FIFO would block the reader forever, so FIFOs,
-    devices, sockets, symlink loops and unreadable files or folders are
-    skipped, each reported through :func:`quizzer.files.report_skipped`.
-    Hidden entries and symlinked folders are not followed.
-
-    Raises:
-        DeckNotFound: ``source`` itself is neither a regular file nor a folder
-            (it was named on the command line or in QUIZZER_DECKS: say so).
-    """
-    try:
-        mode = os.stat(source).st_mode
-    except OSError as error:
-        raise DeckNotFound(f"cannot read {source}: {reason(error)}") from None
-    if S_ISREG(mode):
-        return [(source, source.parent.name)]
-    if not S_ISDIR(mode):
-        raise DeckNotFound(f"{source} is {kind_of(mode)}, not a card file or folder")
-    found: list[tuple[Path, str]] = []
-    root = str(source)
-    # scandir tells a regular file from its directory entry, without a stat per file;
-    # it is what made os.walk several times faster than Path.rglob on big decks.
-    pending = [root]
-    while pending:
-        folder = pending.pop()
-        relative = os.path.relpath(folder, root)
-        deck = source.name if relative == "." else Path(relative).as_posix()
-        entries = _entries_of(folder)
-        found.extend((Path(entry.path), deck) for entry in entries if _is_card_file(entry))
-        pending.extend(entry.path for entry in reversed(entries) if _is_folder(entry))
-    found.sort(key=lambda item: item[0].as_posix())
-    return found
-
-
-def _entries_of(folder: str) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as listing:
-            return sorted(
-                (entry for entry in listing if not entry.name.startswith(".")),
-                key=lambda entry: entry.name,
-            )
-    except OSError as error:
-        report_skipped(folder, f"cannot read the folder ({reason(error)})")
-        return []
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def _is_card_file(entry: os.DirEntry[str]) -> bool:
-    """Whether a folder entry is a card file to read; a skipped one is reported."""
-    if not entry.name.endswith(CARD_SUFFIXES) or _is_folder(entry):
-        return False
-    try:
-        if not entry.is_file():
-            report_skipped(entry.path, f"it is {kind_of(entry.stat().st_mode)}, not a card file")
-            return False
-    except OSError as error:
-        loop = error.errno == errno.ELOOP
-        report_skipped(entry.path, "a symlink loop" if loop else reason(error))
-        return False
-    if not os.access(entry.path, os.R_OK):
-        report_skipped(entry.path, "not readable (permission denied)")
-        return False
-    return True
 
 
 def _located(
@@ -447,22 +341,6 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
 PARALLEL_FROM = 200
 
 
-def resolved_files(source: Path) -> set[str]:
-    """The card files under ``source`` as :func:`load_deck` names them once resolved."""
-    root, base = source.resolve(), str(source)
-    if not root.is_dir():
-        return {str(root)}
-    return {_under(root, base, path) for path, _ in card_files(source)}
-
-
-def _under(root: Path, base: str, path: Path) -> str:
-    """``path``, found by walking ``base``, as a path under ``root`` (``base`` resolved)."""
-    text = str(path)
-    if text.startswith(base + os.sep):  # string slicing: 10,000 relpath calls took 0.1 s
-        return str(root) + text[len(base) :]
-    return os.path.join(str(root), os.path.relpath(text, base))
-
-
 def _with_positions(loaded: LoadedCard) -> LoadedCard:
     if loaded.doc is not None:
         return loaded
@@ -600,10 +478,6 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     return None
 
 
-def looks_like_path(name: str) -> bool:
-    return name.endswith(CARD_SUFFIXES) or os.sep in name or "/" in name
-
-
 def resolve_card(name: str, sources: Sequence[Path], *, cached: bool = False) -> LoadedCard:
     """A card named by its id or by the path of its file.
 
@@ -621,6 +495,8 @@ def resolve_card(name: str, sources: Sequence[Path], *, cached: bool = False) ->
 
 
 __all__ = [
+    "CARD_SUFFIXES",
+    "DECKS_ENV",
     "Deck",
     "LoadedCard",
     "Problem",
@@ -629,6 +505,9 @@ __all__ = [
     "deck_sources",
     "load_card_file",
     "load_deck",
+    "looks_like_path",
     "resolve_card",
+    "resolved_files",
+    "schema_file",
     "select_cards",
 ]

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from quizzer.cards.names import is_notation, name_key, notation_key
 from quizzer.cards.sections import STRICT_SECTIONS
+from quizzer.names import is_notation, name_key, notation_key
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 TAG_PATTERN = ID_PATTERN
@@ -345,7 +345,7 @@ def card_problems(card: Card) -> list[CardProblem]:
 def _spelling_clashes(card: Card) -> list[CardProblem]:
     """Two symbols that one typed name (or one notation) would match.
 
-    Names are compared by :func:`~quizzer.cards.names.name_key`, so ``beta_1``
+    Names are compared by :func:`~quizzer.names.name_key`, so ``beta_1``
     and ``beta1`` clash, as do ``m_hat`` and ``\\hat{m}``.
     """
     problems: list[CardProblem] = []

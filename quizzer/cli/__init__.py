@@ -12,16 +12,20 @@ import contextlib
 import errno
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+# Typer bundles its own Click: its Context is the type these overrides receive.
+from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
-from quizzer import __version__
-from quizzer.cli import answers, cards, drill, export, habits, overrides, progress, sessions
-from quizzer.cli.common import DbOption, DeckOption, Settings, clock, screen_for, sources_for
+from quizzer.cli import answers, audit, cards, drill, export, habits, overrides, progress, sessions
+from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
-from quizzer.files import skipped_files_reported_to
+from quizzer.files import protected, skipped_files_reported_to
+from quizzer.version import __version__
 
 
 class QuizzerGroup(TyperGroup):
@@ -31,9 +35,13 @@ class QuizzerGroup(TyperGroup):
     through ``CliRunner`` see exactly what a user sees.
     """
 
-    def invoke(self, ctx: Any) -> Any:
+    def invoke(self, ctx: ClickContext) -> Any:
+        # No export may replace the progress database or the deck cache (issue 27).
         try:
-            with skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)):
+            with (
+                protected(lambda: _protected_files(ctx)),
+                skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)),
+            ):
                 return super().invoke(ctx)
         except QuizzerError as error:
             if _debug(ctx):
@@ -64,6 +72,13 @@ class QuizzerGroup(TyperGroup):
             raise typer.Exit(int(ExitCode.INTERNAL)) from None
 
 
+def _protected_files(ctx: Any) -> list[Path]:
+    from quizzer.cards.cache import CACHE_FILE, cache_folder
+    from quizzer.cli.common import db_path_for
+
+    return [db_path_for(ctx, None), cache_folder() / CACHE_FILE]
+
+
 _OUTPUT_FAILURES = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}
 
 
@@ -72,9 +87,8 @@ def _is_click_exception(error: Exception) -> bool:
     return any(cls.__name__ in ("ClickException", "Exit", "Abort") for cls in type(error).__mro__)
 
 
-def _debug(ctx: Any) -> bool:
-    settings = ctx.obj if isinstance(ctx.obj, Settings) else None
-    return bool(settings and settings.debug) or os.environ.get("QUIZZER_DEBUG") == "1"
+def _debug(ctx: ClickContext) -> bool:
+    return workspace_of(ctx).debug or os.environ.get("QUIZZER_DEBUG") == "1"
 
 
 app = typer.Typer(
@@ -115,11 +129,10 @@ def configure(
     [bold]quizzer list[/bold], then [bold]quizzer show attention[/bold].
     With no command, print what is due, what is new, your streak and what to run next.
     """
-    ctx.obj = Settings(
-        decks=list(deck or []),
-        db=db,
-        no_color=no_color or bool(os.environ.get("NO_COLOR")),
-        debug=debug,
+    from quizzer.app.workspace import Workspace
+
+    ctx.obj = Workspace.from_environment(
+        decks=list(deck or []), db=db, no_color=no_color, debug=debug
     )
     if ctx.invoked_subcommand in JUDGING_COMMANDS:
         warm_up_judging()
@@ -157,18 +170,15 @@ def warm_up_judging() -> None:
 
 def show_status(ctx: typer.Context) -> None:
     """Bare ``quizzer``: the learner's standing over every known card, and the next command."""
-    from quizzer.cards.deck import load_deck
-    from quizzer.cli.choosing import stored_states, study_days
-    from quizzer.progress.selection import status
+    from quizzer.app import reports
 
-    cards = load_deck(sources_for(ctx, None), cached=True).cards
-    states, _ = stored_states(ctx, None)
-    now = clock()
-    screen_for(ctx).status(status([c.id for c in cards], states, study_days(ctx, None), now), now)
+    found = reports.status(workspace_of(ctx))
+    screen_for(ctx).status(found.status, found.now)
 
 
 app.add_typer(cards.app)
 app.add_typer(answers.app)
+app.add_typer(audit.app)
 app.add_typer(sessions.app)
 app.add_typer(drill.app)
 app.add_typer(overrides.app)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from quizzer.cli.common import CardArgument, DeckOption, JsonOption, screen_for, sources_for
+from quizzer.cli.common import CardArgument, DeckOption, JsonOption, screen_for, workspace_for
 from quizzer.errors import ExitCode, QuizzerError
 
 app = typer.Typer()
@@ -36,7 +36,7 @@ def check(
     from quizzer.cards.deck import resolve_card
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
+    loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
     given = list(answers or [])
     names = list(loaded.card.blanks)
     if len(given) > len(names):

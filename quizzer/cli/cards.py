@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -16,18 +14,12 @@ from quizzer.cli.common import (
     DeckOption,
     JsonOption,
     NoPagerOption,
+    SearchOption,
     TagsOption,
-    clock,
-    db_path_for,
     screen_for,
-    sources_for,
+    workspace_for,
 )
 from quizzer.errors import ExitCode, QuizzerError
-
-if TYPE_CHECKING:
-    from quizzer.progress.flags import CardFlags
-    from quizzer.progress.selection import CardState
-    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 
@@ -39,74 +31,32 @@ def list_cards(
     deck: DeckOption = None,
     db: DbOption = None,
     json: JsonOption = False,
+    search: SearchOption = None,
     no_pager: NoPagerOption = False,
 ) -> None:
     """List the cards, grouped by deck, each with its state: new, due, or the date it is due.
 
-    Example: [bold]quizzer list --tag attention[/bold]
+    Examples: [bold]quizzer list --tag attention[/bold],
+    [bold]quizzer list --search "softmax temperature"[/bold]
     """
-    from quizzer.cards.deck import load_deck, select_cards
-    from quizzer.progress.flags import NOT_FLAGGED
-    from quizzer.progress.selection import NEW_CARD
+    from quizzer.app import reports
 
     screen = screen_for(ctx)
-    loaded = load_deck(sources_for(ctx, deck), cached=True)
-    cards = select_cards(loaded.cards, tags=list(tag or []))
-    states = _states_or_warn(ctx, db, screen)
-    flags = _flags_or_warn(ctx, db, screen)
+    found = reports.listing(workspace_for(ctx, deck, db), tuple(tag or ()), search)
+    if found.states_problem is not None:
+        screen.warning(f"{found.states_problem}; card states are not shown")
     if json:
-        screen.json(
-            [
-                {
-                    "id": c.id,
-                    "title": c.title,
-                    "tags": c.tags,
-                    "path": str(c.path),
-                    "deck": c.deck,
-                    "blanks": c.blank_names,
-                    **states.get(c.id, NEW_CARD).to_dict(),
-                    **flags.get(c.id, NOT_FLAGGED).to_dict(),
-                }
-                for c in cards
-            ]
-        )
+        screen.json(found.to_list())
     else:
-        now = clock()
-        labels = {c.id: states.get(c.id, NEW_CARD).label(now) for c in cards}
-        for card_id, flag in flags.items():
-            if card_id in labels and flag.set_aside(now):
-                labels[card_id] = "suspended" if flag.suspended else "buried"
         with screen.paged(not no_pager):
-            screen.card_list(cards, labels)
-    broken = {p.path for p in loaded.problems if p.severity == "error"}
-    if broken:
+            screen.card_list(found.cards, found.labels())
+    if found.broken_files:
         from quizzer.ui.widgets import counted
 
         screen.warning(
-            f"{counted(len(broken), 'card file')} could not be loaded;"
+            f"{counted(found.broken_files, 'card file')} could not be loaded;"
             " run 'quizzer validate' to see why"
         )
-
-
-def _states_or_warn(ctx: typer.Context, db: Path | None, screen: Screen) -> dict[str, CardState]:
-    """Card states from the progress database; a broken one is a warning, not a failed list."""
-    from quizzer.cli.choosing import stored_states
-
-    try:
-        return stored_states(ctx, db)[0]
-    except QuizzerError as error:
-        screen.warning(f"{error.message}; card states are not shown")
-        return {}
-
-
-def _flags_or_warn(ctx: typer.Context, db: Path | None, screen: Screen) -> dict[str, CardFlags]:
-    """Suspended and buried cards; a broken database was already reported by the states."""
-    from quizzer.cli.habits import stored_flags
-
-    try:
-        return stored_flags(ctx, db)
-    except QuizzerError:
-        return {}
 
 
 @app.command()
@@ -124,7 +74,7 @@ def show(
     from quizzer.cards.deck import resolve_card
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, sources_for(ctx, deck), cached=True)
+    loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:
@@ -153,13 +103,10 @@ def validate(
     Exit 0 when clean, 1 when there are problems.
     Example: [bold]quizzer validate --strict content/[/bold]
     """
-    from quizzer.cards.validate import validate_paths
+    from quizzer.app.validating import validate as validate_cards
 
     screen = screen_for(ctx)
-    with reviewed_answers(db_path_for(ctx, db)) as reviewed:
-        report = validate_paths(
-            paths or [], sources_for(ctx, deck), strict=strict, reviewed_answers=reviewed
-        )
+    report = validate_cards(workspace_for(ctx, deck, db), paths or [], strict=strict)
     if json:
         screen.json(report.to_dict())
     else:
@@ -222,25 +169,6 @@ def new(
         screen.note("next: fill in every TODO, then check it and try it:")
         screen.note(f"  quizzer validate --strict {path}")
         screen.note(f"  quizzer quiz --no-record {path}")
-
-
-@contextmanager
-def reviewed_answers(path: Path) -> Iterator[Callable[[str], dict[str, tuple[str, str]]] | None]:
-    """The learner's record of answers as last reviewed, if there is a usable database."""
-    from quizzer.progress.store import Store, StoreError
-
-    if not path.exists():
-        yield None
-        return
-    try:
-        store = Store.open(path, create=False)
-    except StoreError:
-        yield None  # validate is about cards; a broken progress file is for other commands
-        return
-    try:
-        yield store.fingerprints
-    finally:
-        store.close()
 
 
 @app.command()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+# Typer bundles its own Click; every Typer context is one of its contexts.
+from typer._click import Context as ClickContext
+
 if TYPE_CHECKING:  # the presentation layer pulls in pydantic and rich: load it on first use
+    from quizzer.app.workspace import Workspace
     from quizzer.ui.screen import Screen
 
 DeckOption = Annotated[
@@ -41,67 +42,31 @@ NoPagerOption = Annotated[
 ]
 
 
-@dataclass
-class Settings:
-    """Options given before the command name (``quizzer --deck X list``)."""
+def workspace_of(ctx: ClickContext | None) -> Workspace:
+    """The workspace the root command built (one from the process's environment, if none)."""
+    from quizzer.app.workspace import Workspace
 
-    decks: list[Path] = field(default_factory=list)
-    db: Path | None = None
-    no_color: bool = False
-    debug: bool = False
-
-
-def settings_of(ctx: Any) -> Settings:
     root = ctx.find_root() if ctx is not None else None
     obj = root.obj if root is not None else None
-    return obj if isinstance(obj, Settings) else Settings()
+    return obj if isinstance(obj, Workspace) else Workspace.from_environment()
 
 
-def screen_for(ctx: Any) -> Screen:
+def workspace_for(
+    ctx: ClickContext, decks: list[Path] | None = None, db: Path | None = None
+) -> Workspace:
+    """The workspace with this command's own ``--deck`` and ``--db``."""
+    return workspace_of(ctx).with_options(decks, db)
+
+
+def db_path_for(ctx: ClickContext, db: Path | None = None) -> Path:
+    """The progress database a command uses: its --db, else the global one, else the default."""
+    return workspace_for(ctx, None, db).db_path
+
+
+def screen_for(ctx: ClickContext | None) -> Screen:
     from quizzer.ui.screen import Screen
 
-    return Screen(no_color=settings_of(ctx).no_color)
-
-
-def sources_for(ctx: Any, decks: list[Path] | None) -> list[Path]:
-    """Bundled deck, QUIZZER_DECKS, then --deck given before and after the command."""
-    from quizzer.cards.deck import deck_sources
-
-    return deck_sources([*settings_of(ctx).decks, *(decks or [])])
-
-
-def db_path_for(ctx: Any, db: Path | None) -> Path:
-    """--db after the command, else before it, else QUIZZER_DB, else the user data folder."""
-    from quizzer.progress.store import default_path
-
-    return db or settings_of(ctx).db or default_path()
-
-
-NOW_ENV = "QUIZZER_NOW"
-#: The years QUIZZER_NOW may name.
-NOW_YEARS = (1970, 9000)
-
-
-def clock() -> datetime:
-    """The current time in UTC; QUIZZER_NOW (ISO 8601) moves it, for tests and demos."""
-    override = os.environ.get(NOW_ENV)
-    if not override:
-        return datetime.now(timezone.utc)
-    from quizzer.errors import QuizzerError
-
-    try:
-        moment = datetime.fromisoformat(override.replace("Z", "+00:00"))
-        moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
-        moment = moment.astimezone(timezone.utc)
-    except (ValueError, OverflowError):
-        raise QuizzerError(f"{NOW_ENV} is not an ISO 8601 time: {override!r}") from None
-    if not NOW_YEARS[0] <= moment.year <= NOW_YEARS[1]:
-        # Schedules reach years ahead; datetime stops at 9999 and would fail mid-session.
-        raise QuizzerError(
-            f"{NOW_ENV} is out of range: {override!r} (use a year from {NOW_YEARS[0]}"
-            f" to {NOW_YEARS[1]})"
-        )
-    return moment
+    return Screen(no_color=not workspace_of(ctx).colour)
 
 
 def complete_card(incomplete: str) -> list[tuple[str, str]]:
@@ -134,6 +99,16 @@ TagsOption = Annotated[
         metavar="TAG",
         help="Only cards with this tag (repeatable).",
         autocompletion=complete_tag,
+    ),
+]
+SearchOption = Annotated[
+    str | None,
+    typer.Option(
+        "--search",
+        "-s",
+        metavar="TEXT",
+        help="Only cards with every word of TEXT (any case or accent), best match first.",
+        show_default=False,
     ),
 ]
 CardArgument = Annotated[

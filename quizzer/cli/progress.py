@@ -12,11 +12,9 @@ from quizzer.cli.common import (
     DeckOption,
     JsonOption,
     NoPagerOption,
-    clock,
     complete_card,
-    db_path_for,
     screen_for,
-    sources_for,
+    workspace_for,
 )
 from quizzer.errors import QuizzerError
 
@@ -46,64 +44,24 @@ def stats(
 
     Example: [bold]quizzer stats[/bold]  or  [bold]quizzer stats attention[/bold]
     """
-    from quizzer.cards.deck import load_deck
-    from quizzer.progress.schedule import FORECAST_DAYS, make_scheduler
-    from quizzer.progress.stats import Report, card_history, report
-    from quizzer.progress.store import Store
+    from quizzer.app import reports
 
+    workspace = workspace_for(ctx, deck, db)
     screen = screen_for(ctx)
-    path = db_path_for(ctx, db)
-    now = clock()
-    store = Store.open(path, create=False) if path.exists() else None
-    try:
-        if card is not None:
-            if store is None:
-                raise QuizzerError(f"no progress yet (no database at {path})")
-            history = card_history(store, card, make_scheduler(), now)
-            if not (history.attempts or history.reviews or history.due):
-                # Nothing stored: a typo must not pass for a card never studied.
-                # A follow-up's history is kept under CARD#follow-N.
-                load_deck(sources_for(ctx, deck), cached=True).find(card.split("#")[0])
-            if json:
-                screen.json(
-                    {
-                        "card": card,
-                        "due": history.due.isoformat() if history.due else None,
-                        "retrievability": history.retrievability,
-                        "lapses": history.lapses,
-                        "attempts": [
-                            {
-                                "blank": a.blank,
-                                "given": a.given,
-                                "correct": a.correct,
-                                "try": a.try_number,
-                                "at": a.at.isoformat(),
-                            }
-                            for a in history.attempts
-                        ],
-                        "reviews": [
-                            {"rating": r.rating, "at": r.at.isoformat()} for r in history.reviews
-                        ],
-                    }
-                )
-            else:
-                with screen.paged(not no_pager):
-                    screen.history(history, now)
-            return
-        if store is None:
-            figures = Report(0, 0, 0, 0, 0, 0, 0, 0, [0] * FORECAST_DAYS)
+    if card is not None:
+        history = reports.history(workspace, card)
+        if json:
+            screen.json(history.to_dict())
         else:
-            loaded = load_deck(sources_for(ctx, deck), cached=True)
-            tags = {c.id: c.tags for c in loaded.cards}
-            figures = report(store, tags, make_scheduler(), now)
-    finally:
-        if store is not None:
-            store.close()
+            with screen.paged(not no_pager):
+                screen.history(history.history, history.now)
+        return
+    figures = reports.stats(workspace)
     if json:
         screen.json(figures.to_dict())
     else:
         with screen.paged(not no_pager):
-            screen.report(figures, str(path), now)
+            screen.report(figures.figures, figures.db_path, figures.now)
 
 
 @progress_app.command("export")
@@ -117,12 +75,11 @@ def export(
     Example: [bold]quizzer progress export backup.json[/bold]
     """
     from quizzer.progress.backup import write_backup
-    from quizzer.progress.store import Store
 
-    path = db_path_for(ctx, db)
-    if not path.exists():
-        raise QuizzerError(f"no progress to export (no database at {path})")
-    with Store.open(path, create=False) as store:
+    workspace = workspace_for(ctx, None, db)
+    with workspace.existing_progress() as store:
+        if store is None:
+            raise QuizzerError(f"no progress to export (no database at {workspace.db_path})")
         written = write_backup(store, file)
     from quizzer.ui.widgets import counted
 
@@ -141,12 +98,12 @@ def import_(
     Example: [bold]quizzer progress import backup.json[/bold]
     """
     from quizzer.files import open_regular
-    from quizzer.progress.backup import import_backup
-    from quizzer.progress.store import Store
+    from quizzer.progress.restore import import_backup
 
     open_regular(file).close()  # a missing or special file is refused before any database work
-    with Store.open(db_path_for(ctx, db)) as store:
-        added = import_backup(store, file, clock())
+    workspace = workspace_for(ctx, None, db)
+    with workspace.open_progress() as store:
+        added = import_backup(store, file, workspace.clock())
     from quizzer.ui.widgets import counted
 
     answers, reviews = counted(added.attempts, "new answer"), counted(added.reviews, "new review")
@@ -166,15 +123,12 @@ def reset(
 
     Example: [bold]quizzer progress reset attention --yes[/bold]
     """
-    from quizzer.progress.store import Store
-
     what = f"progress on {card}" if card else "all progress"
     if not yes:
         raise QuizzerError(f"this forgets {what}; add --yes to confirm (export a backup first)")
-    path = db_path_for(ctx, db)
-    if not path.exists():
-        screen_for(ctx).note("no progress to reset")
-        return
-    with Store.open(path, create=False) as store:
+    with workspace_for(ctx, None, db).existing_progress() as store:
+        if store is None:
+            screen_for(ctx).note("no progress to reset")
+            return
         removed = store.reset(card)
     screen_for(ctx).note(f"forgot {what} ({removed} answers)")

@@ -2,39 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from quizzer.cli.choosing import (
-    DueOption,
-    NewOption,
-    OptionalCountCommand,
-    WeakOption,
-    cards_by_state,
-    pick_of,
-)
+from quizzer.cli.choosing import DueOption, NewOption, OptionalCountCommand, WeakOption
 from quizzer.cli.common import (
     DbOption,
     DeckOption,
+    SearchOption,
     TagsOption,
-    clock,
     complete_card,
-    db_path_for,
     screen_for,
-    sources_for,
+    workspace_for,
 )
-from quizzer.cli.habits import without_set_aside
-from quizzer.cli.study import Study
-from quizzer.errors import QuizzerError
+from quizzer.cli.study import exit_if_interrupted, terminal_learner
 from quizzer.study import defaults
 
 if TYPE_CHECKING:
-    from quizzer.cards.deck import LoadedCard
-    from quizzer.cards.model import Card
-    from quizzer.progress.store import Store
+    from collections.abc import Callable
+
+    from quizzer.app.choosing import NothingToStudy
     from quizzer.study.events import Event
+    from quizzer.ui.screen import Screen
 
 app = typer.Typer()
 
@@ -62,90 +52,10 @@ RatePromptOption = Annotated[
 ]
 
 
-def choose_cards(
-    ctx: Any,
-    names: list[str],
-    tags: list[str],
-    deck: list[Path] | None,
-    limit: int | None,
-    shuffle: bool,
-    seed: int | None,
-    purpose: str = "to quiz on",
-    db: Path | None = None,
-) -> list[LoadedCard]:
-    from quizzer.cards.deck import find_cached, load_deck, resolve_card, select_cards
-
-    sources = sources_for(ctx, deck)
-    if names and not any(_is_path(name) for name in names):
-        # Cards named by id: take them from the cache index without walking the deck.
-        quick = [find_cached(name, sources) for name in names]
-        found = [card for card in quick if card is not None]
-        if len(found) == len(quick):
-            chosen = select_cards(
-                found, tags=tags, limit=limit, shuffle=shuffle, seed=seed, keep_order=True
-            )
-            if chosen:
-                return chosen
-    loaded = load_deck(sources, cached=True)
-    if names:
-        picked = [
-            resolve_card(name, [], cached=True) if _is_path(name) else loaded.find(name)
-            for name in names
-        ]
-        chosen = select_cards(
-            picked, tags=tags, limit=limit, shuffle=shuffle, seed=seed, keep_order=True
-        )
-    else:
-        # Suspended and buried cards are left out unless named.
-        pool = without_set_aside(ctx, db, loaded.cards)
-        chosen = select_cards(pool, tags=tags, limit=limit, shuffle=shuffle, seed=seed)
-    if not chosen:
-        what = f" with tag {', '.join(tags)}" if tags else ""
-        raise QuizzerError(f"no cards{what} {purpose}")
-    return chosen
-
-
-def _is_path(name: str) -> bool:
-    from quizzer.cards.deck import looks_like_path
-
-    return looks_like_path(name) or Path(name).is_file()
-
-
-def run_session(
-    ctx: Any,
-    cards: list[Card],
-    *,
-    mode: str,
-    tries: int,
-    brief: bool,
-    store: Store | None,
-    rate_prompt: bool,
-) -> None:
-    """Quiz or review ``cards`` in the terminal (or from a pipe) until the session ends."""
-    from quizzer.study.quiz import KEYS_HELP, QuizSession
-
-    screen = screen_for(ctx)
-    study = Study(store, mode, cards[0])
-    session = QuizSession(cards, study.judges, clock, tries=tries, record=study.record)
-
-    def show(event: Event) -> None:
-        screen.session_event(event, brief=brief)
-
-    study.run(
-        screen,
-        session,
-        show=show,
-        keys=KEYS_HELP,
-        follow_ups=not brief,
-        closing=True,
-        rate_prompt=rate_prompt,
-    )
-
-
-def open_store(ctx: Any, db: Path | None) -> Store:
-    from quizzer.progress.store import Store
-
-    return Store.open(db_path_for(ctx, db))
+def nothing_to_study(ctx: typer.Context, empty: NothingToStudy) -> None:
+    """No card is in the state asked for: say so, and when the next one falls due; exit 0."""
+    screen_for(ctx).nothing_to_pick(empty.state.value, empty.next_due, empty.now)
+    raise typer.Exit(0)
 
 
 @app.command(cls=OptionalCountCommand)
@@ -169,6 +79,7 @@ def quiz(
     due: DueOption = False,
     weak: WeakOption = None,
     new: NewOption = False,
+    search: SearchOption = None,
 ) -> None:
     """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
 
@@ -176,26 +87,38 @@ def quiz(
     Examples: [bold]quizzer quiz attention[/bold], [bold]quizzer quiz --due --tag adam[/bold]
     or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
     """
-    pick = pick_of(due, weak, new)
-    chosen = choose_cards(
-        ctx, list(cards or []), list(tag or []), deck, None if pick else limit, shuffle, seed, db=db
+    from quizzer.app import studying
+    from quizzer.app.choosing import CardChoice, NothingToStudy, state_asked
+
+    workspace = workspace_for(ctx, deck, db)
+    screen = screen_for(ctx)
+    choice = CardChoice(
+        names=tuple(cards or ()),
+        tags=tuple(tag or ()),
+        search=search,
+        state=state_asked(due, weak, new),
+        weak=weak,
+        limit=limit,
+        shuffle=shuffle,
+        seed=seed,
     )
-    if pick is not None:
-        chosen = cards_by_state(ctx, db, chosen, pick, weak, limit)
-    store = None if no_record else open_store(ctx, db)
+    options = studying.StudyOptions(
+        tries=tries, record=not no_record, brief=brief, rate_prompt=rate_prompt
+    )
+    learner = terminal_learner(workspace, screen, _quiz_view(screen, brief))
     try:
-        run_session(
-            ctx,
-            [c.card for c in chosen],
-            mode="quiz",
-            tries=tries,
-            brief=brief,
-            store=store,
-            rate_prompt=rate_prompt,
-        )
-    finally:
-        if store is not None:
-            store.close()
+        ended = studying.quiz(workspace, choice, learner, options)
+    except NothingToStudy as empty:
+        nothing_to_study(ctx, empty)
+        return
+    exit_if_interrupted(ended)
+
+
+def _quiz_view(screen: Screen, brief: bool) -> Callable[[Event], None]:
+    def show(event: Event) -> None:
+        screen.session_event(event, brief=brief)
+
+    return show
 
 
 @app.command()
@@ -205,60 +128,37 @@ def review(
         int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
     ] = None,
     new: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--new",
             min=0,
             help="New cards a day, after the due ones (default: `quizzer config new_per_day`).",
+            show_default=False,
         ),
-    ] = defaults.NEW_PER_DAY,
+    ] = None,
     tag: TagsOption = None,
     tries: TriesOption = defaults.TRIES,
     brief: BriefOption = False,
     rate_prompt: RatePromptOption = True,
     db: DbOption = None,
     deck: DeckOption = None,
+    search: SearchOption = None,
 ) -> None:
     """Review what you are about to forget: due cards first, then a few new ones.
 
     Example: [bold]quizzer review --limit 20[/bold]
     """
-    from quizzer.cards.deck import load_deck, select_cards
-    from quizzer.progress.schedule import plan_review
-    from quizzer.study.recording import new_cards_seen_on
+    from quizzer.app import studying
+    from quizzer.app.choosing import filtered, load
 
+    workspace = workspace_for(ctx, deck, db)
     screen = screen_for(ctx)
-    loaded = load_deck(sources_for(ctx, deck), cached=True)
-    candidates = select_cards(loaded.cards, tags=list(tag or []))
-    by_id = {c.id: c.card for c in candidates}
-    store = open_store(ctx, db)
-    try:
-        now = clock()
-        source = ctx.get_parameter_source("new")
-        if source is None or source.name == "DEFAULT":  # no --new: the learner's setting
-            from quizzer.progress.settings import read_settings
-
-            new = read_settings(store).new_per_day
-        plan = plan_review(
-            [c.id for c in without_set_aside(ctx, db, candidates, now)],
-            store.fsrs_cards(),
-            now,
-            limit=limit,
-            new_limit=new,
-            new_seen_today=new_cards_seen_on(store, now.date()),
-        )
-        if not plan.cards:
-            screen.nothing_due(plan.next_due, now)
-            return
-        screen.review_plan(len(plan.due), len(plan.new))
-        run_session(
-            ctx,
-            [by_id[c] for c in plan.cards],
-            mode="review",
-            tries=tries,
-            brief=brief,
-            store=store,
-            rate_prompt=rate_prompt,
-        )
-    finally:
-        store.close()
+    candidates = filtered(load(workspace).cards, tuple(tag or ()), search)
+    plan = studying.plan_review(workspace, candidates, limit=limit, new_per_day=new)
+    if not plan.cards:
+        screen.nothing_due(plan.next_due, plan.now)
+        return
+    screen.review_plan(plan.due, plan.new)
+    options = studying.StudyOptions(tries=tries, brief=brief, rate_prompt=rate_prompt)
+    learner = terminal_learner(workspace, screen, _quiz_view(screen, brief))
+    exit_if_interrupted(studying.study(workspace, plan.cards, learner, options, mode="review"))

@@ -61,7 +61,7 @@ def cloze_text(card: Card) -> str:
     Where precedence needs it, the brackets go around the cloze, not inside it,
     so the back reads ``m_t / (1 - beta1^t)`` and the typed answer stays the blank's.
     """
-    from quizzer.cards.formula import fitted_answers
+    from quizzer.answers.formula import fitted_answers
 
     numbers = {name: index for index, name in enumerate(card.blanks, start=1)}
     fitted = fitted_answers(card)

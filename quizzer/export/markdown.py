@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from quizzer.cards.formula import filled_prompt
+from quizzer.answers.formula import filled_prompt
 from quizzer.cards.model import Card
 from quizzer.cards.sections import Depth, Section, citation, sections_to
 from quizzer.files import write_atomic

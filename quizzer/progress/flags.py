@@ -58,7 +58,7 @@ def card_flags(store: Store) -> dict[str, CardFlags]:
 
 def set_suspended(store: Store, card_ids: Iterable[str], suspended: bool) -> None:
     """Suspend (or unsuspend) cards, in one transaction."""
-    with store._write() as db:
+    with store.writing() as db:
         db.executemany(
             "INSERT INTO card_flags (card_id, suspended) VALUES (?, ?)"
             " ON CONFLICT(card_id) DO UPDATE SET suspended = excluded.suspended",
@@ -71,7 +71,7 @@ def bury(store: Store, card_id: str, now: datetime) -> datetime:
     from quizzer.progress.store import iso
 
     until = tomorrow(now)
-    with store._write() as db:
+    with store.writing() as db:
         db.execute(
             "INSERT INTO card_flags (card_id, buried_until) VALUES (?, ?)"
             " ON CONFLICT(card_id) DO UPDATE SET buried_until = excluded.buried_until",
@@ -109,7 +109,7 @@ def undo_review(
     """
     from quizzer.progress.store import iso
 
-    with store._write() as db:
+    with store.writing() as db:
         db.execute(
             "DELETE FROM reviews WHERE id = (SELECT max(id) FROM reviews"
             " WHERE session_id IS ? AND card_id = ?)",

@@ -8,6 +8,7 @@ text and checked here; a bad one is a :class:`SettingError` with one line.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -131,7 +132,7 @@ def read_settings(store: Store | None) -> Settings:
 def write_setting(store: Store, name: str, text: str) -> Settings:
     """Check and save one setting; returns the settings as they now are."""
     value = parse_value(name, text)
-    with store._write() as db:
+    with store.writing() as db:
         db.execute(
             "INSERT INTO settings (key, value) VALUES (?, ?)"
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -146,17 +147,12 @@ def saved_settings(store: Store) -> dict[str, str]:
     return {str(k): str(v) for k, v in rows}
 
 
-def restore_settings(store: Store, saved: dict[str, str]) -> None:
-    """Save settings read from a backup; a bad entry is skipped, never fatal."""
-    good = {}
+def restorable(saved: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The (name, text) pairs of a backup's settings worth saving; a bad one is skipped."""
+    good = []
     for name, text in saved.items():
         try:
-            good[name] = str(format_value(name, parse_value(name, text)))
+            good.append((name, str(format_value(name, parse_value(name, text)))))
         except SettingError:
             continue
-    with store._write() as db:
-        db.executemany(
-            "INSERT INTO settings (key, value) VALUES (?, ?)"
-            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            list(good.items()),
-        )
+    return good

@@ -167,7 +167,7 @@ class DrillScreen(SessionScreen):
 def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
     """Each missed card's title, filled formula and what to keep in mind (red flags,
     60-second review)."""
-    from quizzer.cards.formula import filled_prompt  # loads pydantic: not at list's start-up
+    from quizzer.answers.formula import filled_prompt  # loads pydantic: not at list's start-up
 
     parts: list[RenderableType] = []
     for item in missed:

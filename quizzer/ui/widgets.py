@@ -119,7 +119,7 @@ def filled_line(card: Card, filled: dict[str, str], *, right: bool) -> Text:
     It opens with ``✔`` when the learner got every blank, else with ``answer:``:
     a green tick over a card just failed would read as a pass.
     """
-    from quizzer.cards.formula import fitted_answers
+    from quizzer.answers.formula import fitted_answers
 
     fitted = fitted_answers(card, filled)
     mark = ("✔ ", "bold green") if right else ("answer: ", "bold")

@@ -15,8 +15,7 @@ import pytest
 
 from quizzer.answers import CardJudge, judge_bounded
 from quizzer.cards.deck import deck_sources, load_deck
-
-from .conftest import quizzer_in_a_terminal
+from tests.conftest import quizzer_in_a_terminal
 
 DECK = load_deck(deck_sources([], {})).cards
 

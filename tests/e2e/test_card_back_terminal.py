@@ -12,7 +12,7 @@ from contextlib import closing
 import pexpect
 import pytest
 
-from .conftest import quizzer_in_a_terminal
+from tests.conftest import quizzer_in_a_terminal
 
 pytestmark = pytest.mark.slow
 

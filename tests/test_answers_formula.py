@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from quizzer.answers.formula import filled_prompt, fitted_answers
 from quizzer.answers.numeric import (
     Domain,
     NotDefined,
@@ -29,9 +30,8 @@ from quizzer.answers.syntax import (
     tokenize,
 )
 from quizzer.cards.deck import load_card_file
-from quizzer.cards.formula import filled_prompt, fitted_answers
 from quizzer.cards.model import GAP, Card
-from quizzer.cards.names import name_key
+from quizzer.names import name_key
 
 from .conftest import REPO
 

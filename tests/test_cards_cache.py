@@ -304,7 +304,7 @@ blanks:
 
 
 def count_deep_checks(monkeypatch):
-    from quizzer.cards import validate as validate_module
+    from quizzer.app import validating as validate_module
 
     checked = []
     real = validate_module._deep_check
@@ -326,7 +326,7 @@ def checked_deck(tmp_path):
 
 
 def report_of(folder, **options):
-    from quizzer.cards.validate import validate_paths
+    from quizzer.app.validating import validate_paths
 
     report = validate_paths([folder], [folder], workers=1, **options)
     return [(Path(p.path).name, p.line, p.message) for p in report.problems]

@@ -1,0 +1,1 @@
+"""The bundled deck checked card by card: its formulas recomputed, its code run."""
