@@ -123,6 +123,23 @@ def test_a_suspended_card_is_never_chosen_unless_named(invoke):
     assert "Scaled dot-product attention" in named.stdout
 
 
+def test_a_suspended_card_is_left_out_of_export_but_not_of_an_audit(invoke, tmp_path):
+    from quizzer.app.choosing import CardChoice, choose_cards
+    from quizzer.app.workspace import Workspace
+
+    invoke("suspend", "attention")
+    exported = tmp_path / "deck.json"
+    assert invoke("export", "json", str(exported), "--tag", "attention").exit_code == 0
+    ids = [card["id"] for card in json.loads(exported.read_text(encoding="utf-8"))]
+    assert "attention" not in ids and len(ids) == 7
+    workspace = Workspace.from_environment()
+    every = CardChoice(tags=("attention",), set_aside_too=True)  # what `audit` chooses
+    assert "attention" in [c.id for c in choose_cards(workspace, every)]
+    assert "attention" not in [
+        c.id for c in choose_cards(workspace, CardChoice(tags=("attention",)))
+    ]
+
+
 def test_bury_at_a_prompt_sets_the_card_aside_until_tomorrow(invoke, monkeypatch):
     result = invoke("quiz", "attention", input="/bury\n")
     assert result.exit_code == 0

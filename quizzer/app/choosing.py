@@ -40,6 +40,7 @@ class CardChoice:
         limit: At most this many cards.
         shuffle: In a random order, from ``seed``.
         purpose: What the cards are for, in the message when none is left ("to quiz on").
+        set_aside_too: Keep suspended and buried cards (``audit`` looks at every card).
     """
 
     names: tuple[str, ...] = ()
@@ -51,6 +52,7 @@ class CardChoice:
     shuffle: bool = False
     seed: int | None = None
     purpose: str = "to quiz on"
+    set_aside_too: bool = False
 
 
 class NothingToStudy(Exception):
@@ -151,7 +153,8 @@ def _named_or_all(workspace: Workspace, choice: CardChoice) -> list[LoadedCard]:
         ]
         picked = select_cards(picked, tags=choice.tags, keep_order=True)
     else:
-        picked = select_cards(without_set_aside(workspace, deck.cards), tags=choice.tags)
+        pool = deck.cards if choice.set_aside_too else without_set_aside(workspace, deck.cards)
+        picked = select_cards(pool, tags=choice.tags)
     if choice.search is not None:
         from quizzer.cards.search import search_cards
 
