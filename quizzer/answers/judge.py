@@ -558,6 +558,12 @@ def judge_in_this_thread(
     read_back: bool = True,
 ) -> Verdict:
     """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
+    if read_back:
+        # Loading SymPy is no part of judging an answer: it must not use up
+        # the answer's time (or be cut short half-way by its budget).
+        from quizzer.answers import symbolic
+
+        symbolic.warm()
     try:
         with deadline(seconds):
             return judge.judge(blank, text, read_back=read_back)
