@@ -27,6 +27,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -260,7 +261,9 @@ class CardJudge(PointJudge):
         # A number with a unit is judged by value, sign and unit kept (issue 22 item 1).
         number = compiled.words.in_answer_unit(given, _constant(compiled.expected))
         if number is not None:
-            return replace(self.judge(name, number, read_back=read_back), given=text)
+            found = replace(self.judge(name, number, read_back=read_back), given=text)
+            rounded = None if found.correct else self._rounded_in_unit(compiled, given)
+            return found if rounded is None else replace(found, **rounded)
         try:
             # not stripped: columns count in what was typed
             written = parse(text, self.table, expand=False)
@@ -370,6 +373,36 @@ class CardJudge(PointJudge):
         with mpmath.workdps(numeric.MP_DIGITS):
             shown = mpmath.nstr(value, max(places + 2, 4), strip_zeros=False)
         return f"exactly {compiled.blank.answer.strip()} = {shown}…"
+
+    def _rounded_in_unit(self, compiled: _CompiledBlank, given: str) -> dict[str, Any] | None:
+        """A decimal typed in another unit than the answer's that is the exact value,
+        in that unit, correctly rounded to the digits typed (``2.15 GB`` for 2 GiB,
+        which is 2.147… GB): the fields that make the verdict right."""
+        expected = compiled.expected
+        factor = compiled.words.unit_factor(given, _constant(expected))
+        typed = _DECIMAL_IN_QUANTITY.search(given)
+        if expected is None or compiled.blank.exact or factor in (None, 1) or not typed:
+            return None
+        assert factor is not None
+        places = len(typed.group(1).partition(".")[2])
+        value = self._precise_at(expected.tree, self.points[0])
+        number = Fraction(typed.group(0).replace("\u2212", "-").replace(" ", ""))
+        if not places or value in (None, UNDEFINED) or numeric.is_matrix(value):
+            return None
+        if diagnosis.significant_digits(number, places) < MIN_ROUNDED_DIGITS:
+            return None
+        with mpmath.workdps(numeric.MP_DIGITS):
+            in_unit = mpmath.mpf(value) / mpmath.mpf(factor.numerator) * factor.denominator
+            if not diagnosis.rounds_to(in_unit, number, places):
+                return None
+            shown = mpmath.nstr(in_unit, max(places + 2, 4), strip_zeros=False)
+        unit = given[typed.end() :].strip()
+        return {
+            "correct": True,
+            "status": "correct",
+            "feedback": f"exactly {shown}… {unit}",
+            "decided_by": "rounded",
+        }
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -545,6 +578,8 @@ class CardJudge(PointJudge):
         return self._domain_feedback(compiled, tree, values, gaps) if gaps.mismatched else found
 
 
+#: The decimal in a quantity as typed (``2.15`` in ``about 2.15 GB``).
+_DECIMAL_IN_QUANTITY = re.compile(r"[+\-−]?\s*(\d+\.\d*|\.\d+)")
 #: A decimal as typed: digits with a point, an optional sign, nothing else.
 _DECIMAL_TYPED = re.compile(r"^[+\-−]?\s*(\d+\.\d*|\.\d+)$")
 

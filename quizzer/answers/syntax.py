@@ -330,8 +330,7 @@ class _Parser(Constructs):
                 return transposed
             return Binary("^", left, self.expression(_POW_BP - 1))
         if token.kind == "op" and token.text == "'":
-            self.advance()
-            return Transpose(left)
+            return self.transposed(left, self.advance())
         if token.kind == "op" and token.text == "!":
             self.advance()
             return Call("factorial", (left,))
