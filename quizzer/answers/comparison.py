@@ -72,6 +72,9 @@ class Comparison:
     #: at 50 digits), and the other way round.
     answer_gaps: list[int] = field(default_factory=list)
     expected_gaps: list[int] = field(default_factory=list)
+    #: Where they differ, when only next to a kink (the sample points all agree):
+    #: no claim drawn from the sample points may be said then.
+    kink_point: numeric.Point | None = None
 
     @property
     def mismatched(self) -> bool:
@@ -250,7 +253,7 @@ class PointJudge:
             if verdict == "mismatch" and not numeric.has_zero(point):
                 return Comparison(False, found.valid, found.confirmed, answer_gaps=[-1])
             if verdict is False:
-                return Comparison(False, found.valid, found.confirmed)
+                return Comparison(False, found.valid, found.confirmed, kink_point=point)
         return found
 
     def _expected_values(self, expected: Expected, values: list[Any]) -> list[Any]:

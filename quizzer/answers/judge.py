@@ -343,6 +343,8 @@ class CardJudge(PointJudge):
             return verdict(
                 False, self._undecided(compiled.expected.tree, tree, comparison), "numeric"
             )
+        if comparison.kink_point is not None:
+            return verdict(False, self._kink_feedback(compiled, tree, comparison), "numeric")
         return verdict(
             False, self._diagnose(compiled, tree, values, expr, tidy=read_back), "numeric"
         )
@@ -526,6 +528,27 @@ class CardJudge(PointJudge):
         if not gaps and not others:  # found at a kink point only
             return "yours differs from the answer on one side of a kink (max, abs, clip...)"
         return "yours is not real at some points where the answer is, or the other way round"
+
+    def _kink_feedback(self, compiled: _CompiledBlank, tree: Node, found: Comparison) -> str:
+        """The answer agrees at every sample point and differs only next to a kink of
+        a max, abs, clip...: claims drawn from the sample points (a constant factor,
+        "very close") would be false, so say where it differs instead."""
+        expected = compiled.expected
+        assert expected is not None and found.kink_point is not None
+        for wrong, feedback in compiled.wrong:
+            if self.compare(wrong, tree, self._values_or_none(wrong.tree) or []).equal:
+                return feedback
+        point = found.kink_point
+        named = sorted(symbols_used(tree) | symbols_used(expected.tree))
+        shown = [(n, point.floats.get(n)) for n in named]
+        where = ", ".join(f"{n} = {v:.6g}" for n, v in shown if isinstance(v, float)) or "a point"
+        theirs, ours = (self._precise_at(t, found.kink_point) for t in (tree, expected.tree))
+        if isinstance(theirs, mpmath.mpf) and isinstance(ours, mpmath.mpf):
+            return (
+                f"yours differs from the answer at {where}: yours is {mpmath.nstr(theirs, 6)}, "
+                f"the answer {mpmath.nstr(ours, 6)}"
+            )
+        return f"yours differs from the answer at {where} (one side of a max, abs, clip...)"
 
     def _diagnose(
         self,
