@@ -35,7 +35,8 @@ from quizzer.names import GREEK, name_key
 class Names(Protocol):
     """What the constructs ask of a symbol table (:class:`quizzer.answers.syntax.SymbolTable`)."""
 
-    matrices: frozenset[str]
+    @property
+    def matrices(self) -> frozenset[str]: ...
 
     def symbol(self, typed: str) -> str | None: ...
 

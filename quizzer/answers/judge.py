@@ -262,8 +262,8 @@ class CardJudge(PointJudge):
         number = compiled.words.in_answer_unit(given, _constant(compiled.expected))
         if number is not None:
             found = replace(self.judge(name, number, read_back=read_back), given=text)
-            rounded = None if found.correct else self._rounded_in_unit(compiled, given)
-            return found if rounded is None else replace(found, **rounded)
+            in_unit = None if found.correct else self._rounded_in_unit(compiled, given)
+            return found if in_unit is None else replace(found, **in_unit)
         try:
             # not stripped: columns count in what was typed
             written = parse(text, self.table, expand=False)
