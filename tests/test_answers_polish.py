@@ -111,3 +111,11 @@ def test_a_limit_counts_cpu_time_not_the_clock():
 
     with deadline(0.05):
         time.sleep(0.1)  # waiting uses no CPU: within the limit (the clock backstop is 5x)
+
+
+def test_audit_prints_a_defined_symbol_as_written(invoke):
+    # rotary-positions forbids i in a blank whose answer uses j = i - 1: SymPy's print
+    # of the expanded answer used i and was refused (a judge-side audit error)
+    result = invoke("audit", "rotary-positions", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["ok"] is True
