@@ -41,6 +41,12 @@ ROWS = [
     ("x", {"x": {"positive": True}}, "x+max(0,x-5000)", False, "differs from the answer at"),
     ("max(0,x-1000)", {"x": {}}, "0", False, "differs from the answer at"),
     ("max(0, x)", {"x": {}}, "x", False, None),
+    # a kink past every sampled point, found from the end of the range (was accepted)
+    ("max(0,x-9990)", {"x": {"range": [0, 10000]}}, "0", False, "differs from the answer at"),
+    ("x", {"x": {"range": [0, 10000]}}, "x+max(0,x-9990)", False, None),
+    # a relation of the values must hold beside the kinks too (was "right size, wrong sign")
+    ("abs(x-1000)", {"x": {}}, "x-1000", False, "one side of a kink"),
+    ("abs(x-1000)", {"x": {}}, "1000-x", False, "differs from the answer at x = 1050"),
     ("max(0, x)", {"x": {}}, "relu(x)", True, None),
     ("max(0, x)", {"x": {}}, "(x+abs(x))/2", True, None),
     ("abs(x)", {"x": {}}, "sign(x)*x", True, None),

@@ -225,6 +225,14 @@ class PointJudge:
         result.equal = True if result.confirmed >= MIN_CONFIRMED else None
         return result
 
+    def kinks_of(self, expected: Expected, tree: Node) -> list[numeric.Point]:
+        """Points either side of the kinks of the expected answer and of ``tree``."""
+        if expected.kinks is None:
+            expected.kinks = kinks.kink_points([expected.tree], self.points, self.domains)
+        return expected.kinks + kinks.kink_points(
+            [tree], self.points, self.domains, known=expected.tree
+        )
+
     def _compare_at_kinks(self, expected: Expected, tree: Node, found: Comparison) -> Comparison:
         """``found``, unless the two differ on either side of a kink (``max(0, r - 5000)``).
 
@@ -232,11 +240,7 @@ class PointJudge:
         looked for only in calls the expected answer does not make. Floats
         first, 50 digits only where they disagree, as at the sample points.
         """
-        if expected.kinks is None:
-            expected.kinks = kinks.kink_points([expected.tree], self.points, self.domains)
-        points = expected.kinks + kinks.kink_points(
-            [tree], self.points, self.domains, known=expected.tree
-        )
+        points = self.kinks_of(expected, tree)
         if not points:
             return found
         try:

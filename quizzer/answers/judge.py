@@ -529,6 +529,25 @@ class CardJudge(PointJudge):
             return "yours differs from the answer on one side of a kink (max, abs, clip...)"
         return "yours is not real at some points where the answer is, or the other way round"
 
+    def _held_at_kinks(
+        self, expected: Expected, tree: Node, ours: list[Any], theirs: list[Any], found: str
+    ) -> str:
+        """``found``, unless it is a relation of the values (wrong sign, a factor...)
+        that fails beside a kink: the sample points may all lie on one side of it
+        (abs(x - 1000) against x - 1000 is "wrong sign" only below 1000)."""
+        if diagnosis.value_relations(ours, theirs) != found:
+            return found  # a structural claim: true by construction
+        points = self.kinks_of(expected, tree)
+        if not points:
+            return found
+        try:
+            more_ours, more_theirs = (self._values_at(t, points) for t in (expected.tree, tree))
+        except numeric.NotDefined:
+            return found
+        if diagnosis.value_relations(ours + more_ours, theirs + more_theirs) == found:
+            return found
+        return "yours agrees with the answer on one side of a kink (max, abs, clip...) only"
+
     def _kink_feedback(self, compiled: _CompiledBlank, tree: Node, found: Comparison) -> str:
         """The answer agrees at every sample point and differs only next to a kink of
         a max, abs, clip...: claims drawn from the sample points (a constant factor,
@@ -590,7 +609,7 @@ class CardJudge(PointJudge):
             answer_symbols=_symbols_of(tree, expr),
         )
         if found != diagnosis.GENERIC:
-            return found
+            return self._held_at_kinks(expected, tree, expectation.values, values, found)
         # No claim holds where both are real; where only one is, that is the news
         gaps = Comparison(False)
         for index, (e, a) in enumerate(zip(expectation.values, values, strict=False)):
