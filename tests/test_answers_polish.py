@@ -55,6 +55,14 @@ ROWS = [
     ("min(0, x)", {"x": {}}, "relu(-x)", False, "wrong sign"),
     ("clip(x, 0, 1)", {"x": {}}, "0", False, "depends on x"),
     ("floor(x)", {"x": {"integer": True}}, "x+1", False, "1 more than the answer"),
+    # two numbers side by side were silently multiplied (1 00 was 0): an error, but
+    # digit groups of three are one number, as SI writes them
+    ("1000", {}, "1 000", True, None),
+    ("1000000 x", {"x": {}}, "1 000 000 x", True, None),
+    ("6", {}, "2 3", False, "two numbers side by side at column 3"),
+    ("100", {}, "1 00", False, "two numbers side by side at column 3"),
+    ("1000.5", {}, "1 000.5", False, "side by side"),
+    ("6 x", {"x": {}}, "2x 3", True, None),
 ]
 NO_TINY = "differ at 50 digits"
 
