@@ -199,7 +199,7 @@ class Constructs:
     # (_PRIMES: the marks that are a transpose only on a matrix)
     def transpose_mark(self, token: Token) -> bool:
         """Whether ``token`` after ``^`` says transpose: T (not a symbol), ⊤, \\mathrm{T}, '."""
-        if token.kind == "op" and token.text == "'":
+        if token.kind == "op" and token.text in ("'", "ᵀ"):
             return True
         if token.kind != "name":
             return False

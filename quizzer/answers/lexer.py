@@ -54,7 +54,7 @@ _RAISED_LETTERS = "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷ�
 _RAISED = str.maketrans(_RAISED_LETTERS, "abcdefghijklmnoprstuvwxyz")
 _UNICODE_OPS = {
     "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
-    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "∛": "cbrt", "ᵀ": "'", "∣": "|", "‖": "‖",
+    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "∛": "cbrt", "ᵀ": "ᵀ", "∣": "|", "‖": "‖",
     "¬": "¬", "∞": "∞", "│": "|", "⌊": "⌊", "⌋": "⌋", "⌈": "⌈", "⌉": "⌉",
 }  # fmt: skip
 _VULGAR_FRACTIONS = {
@@ -147,7 +147,7 @@ class _Lexer:
                 self.tokens.append(Token("op", "//", column))  # numpy's floor division
                 self.i += 2
             elif re.match(r"\.T(?![A-Za-z0-9_])", text[self.i : self.i + 3]):
-                self.tokens.append(Token("op", "'", column))  # numpy's X.T
+                self.tokens.append(Token("op", "ᵀ", column))  # numpy's X.T: a transpose, no prime
                 self.i += 2
             elif char == "_" and (loose := _LOOSE_SUBSCRIPT.match(text, self.i)):
                 self.tokens.append(Token("sub", loose.group(1) or loose.group(2) or "", column))
