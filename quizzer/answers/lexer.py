@@ -203,8 +203,7 @@ class _Lexer:
         if self.tokens and self.tokens[-1].kind == "num":
             # "2 3" would silently be 6 and "1 00" 0: never a different number than typed
             raise AnswerError(
-                f"two numbers side by side at column {column}: write one number, "
-                "or * between them",
+                f"two numbers side by side at column {column}: write one number, or * between them",
                 column,
             )
         self.tokens.append(Token("num", text, column))
