@@ -20,7 +20,7 @@ import typer
 from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
-from quizzer.cli import answers, cards, drill, export, overrides, progress, sessions
+from quizzer.cli import answers, cards, drill, export, importing, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import skipped_files_reported_to
@@ -172,6 +172,7 @@ app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)
+app.add_typer(importing.app)
 
 
 def main() -> None:

@@ -1,0 +1,132 @@
+"""Importing an Anki package into a folder of cards (``quizzer import anki``).
+
+One YAML file per note, named by the card id, found again by the note's GUID
+on the next import (:mod:`quizzer.imports.folder`): a re-import rewrites only
+what changed in Anki, adds what is new, and leaves a file a person edited
+since as it is. Every card is checked as ``quizzer validate`` would before
+it is written; a note that cannot be a valid card is skipped with its reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quizzer.app.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A note that was not written, and why."""
+
+    note: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class AnkiImport:
+    """What an import did. ``to_dict`` is the shape of ``quizzer import anki --json``."""
+
+    folder: Path
+    notes: int
+    #: Files created or rewritten by this import.
+    cards_written: int
+    #: Of those, files an earlier import had written (the note changed in Anki).
+    updated: int
+    #: Files an earlier import wrote that already say what the note says.
+    unchanged: int
+    #: Files an earlier import wrote that a person edited since: left alone.
+    edited: int
+    skipped: tuple[Skipped, ...]
+    media_skipped: int
+    written: tuple[Path, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "notes": self.notes,
+            "cards_written": self.cards_written,
+            "updated": self.updated,
+            "skipped": [{"note": s.note, "reason": s.reason} for s in self.skipped],
+            "media_skipped": self.media_skipped,
+        }
+
+
+def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport:
+    """Write one card per note of the Anki ``package`` into ``folder``.
+
+    ``workspace`` is the command's environment; the import writes cards only,
+    never progress.
+    """
+    from quizzer.imports import folder as files
+    from quizzer.imports.anki_package import read_package
+    from quizzer.imports.notes import NoteSkipped, card_id_for, convert_note
+
+    read = read_package(package)
+    files.prepare_folder(folder)
+    earlier = files.imported_files(folder)
+    taken = {path.name for path in folder.iterdir()} if folder.is_dir() else set()
+    media = set(read.media)
+    written: list[Path] = []
+    skipped: list[Skipped] = []
+    updated = unchanged = edited = 0
+    for note in read.notes:
+        try:
+            converted = convert_note(note)
+        except NoteSkipped as why:
+            skipped.append(Skipped(note.guid, str(why)))
+            continue
+        media.update(converted.media)
+        data = dict(converted.data)
+        before = earlier.get(note.guid)
+        if before is not None and before.edited:
+            skipped.append(Skipped(note.guid, f"{before.path.name} was edited since: left alone"))
+            edited += 1
+            continue
+        if before is not None:
+            data["id"], path = before.card_id, before.path
+        else:
+            path = folder / f"{data['id']}.yaml"
+            if path.name in taken:  # another note's title and hash begin alike: a longer hash
+                data["id"] = card_id_for(note.guid, str(data["title"]), length=16)
+                path = folder / f"{data['id']}.yaml"
+        problem = _card_problem(data)
+        if problem:
+            skipped.append(Skipped(note.guid, problem))
+            continue
+        text = files.file_text(note.guid, str(data["id"]), files.card_yaml(data))
+        taken.add(path.name)
+        if files.write_card(path, text):
+            written.append(path)
+            updated += before is not None
+        else:
+            unchanged += 1
+    return AnkiImport(
+        folder=folder,
+        notes=len(read.notes),
+        cards_written=len(written),
+        updated=updated,
+        unchanged=unchanged,
+        edited=edited,
+        skipped=tuple(skipped),
+        media_skipped=len(media),
+        written=tuple(written),
+    )
+
+
+def _card_problem(data: dict[str, Any]) -> str | None:
+    """Why ``data`` is not a card ``quizzer validate`` accepts, or None."""
+    from pydantic import ValidationError
+
+    from quizzer.answers.checks import answer_problems
+    from quizzer.cards.model import Card, card_problems
+
+    try:
+        card = Card.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"not a valid card: {where}: {first['msg']}"
+    problems = [*card_problems(card), *answer_problems(card)]
+    return f"not a valid card: {problems[0].message}" if problems else None
