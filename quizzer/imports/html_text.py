@@ -29,7 +29,8 @@ _BLOCKS = {"div", "p", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pr
            "blockquote", "table", "tr", "hr"}  # fmt: skip
 _EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*"}
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
-_LINE_START = re.compile(r"^(\s*)([#>+\-=]|\d+[.)])", re.MULTILINE)
+_LINE_START = re.compile(r"^(\s*)([#>+\-=])", re.MULTILINE)
+_ORDERED = re.compile(r"^(\s*\d+)([.)])", re.MULTILINE)
 
 
 def mark(index: int) -> str:
@@ -87,7 +88,8 @@ def plain_text(field_html: str) -> str:
 def escape_markdown(text: str) -> str:
     """Text that a Markdown renderer shows as it is written."""
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    return _ORDERED.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
 class _ToMarkdown(HTMLParser):
@@ -122,8 +124,11 @@ class _ToMarkdown(HTMLParser):
             self.list_depth += 1
             self.out.append("\n")
         elif tag == "a":
-            self.links.append(dict(attrs).get("href") or "")
-            self.out.append("[")
+            href = dict(attrs).get("href") or ""
+            # Only web and mail links survive: a javascript: or file: link is its text.
+            safe = href.startswith(("http://", "https://", "mailto:"))
+            self.links.append(href if safe else "")
+            self.out.append("[" if safe else "")
         elif tag == "sub":
             self.out.append("\\_" if self.markdown else "_")
         elif tag == "sup":
@@ -148,8 +153,7 @@ class _ToMarkdown(HTMLParser):
             self.out.append("\n\n")
         elif tag == "a":
             href = self.links.pop() if self.links else ""
-            safe = href.startswith(("http://", "https://", "mailto:"))
-            self.out.append(f"](<{href.replace('>', '%3E')}>)" if safe else "]")
+            self.out.append(f"](<{href.replace('>', '%3E')}>)" if href else "")
         elif tag in _BLOCKS and tag != "li":
             self.out.append("\n\n")
 
