@@ -33,6 +33,13 @@ def _markdown(cards: Sequence[LoadedCard], out: Path) -> int:
     return len(cards)
 
 
+def _markdown_brief(cards: Sequence[LoadedCard], out: Path) -> int:
+    from quizzer.export.markdown import markdown_sheet, write_text
+
+    write_text(out, markdown_sheet([c.card for c in cards], "quizzer brief", brief=True))
+    return len(cards)
+
+
 def _json(cards: Sequence[LoadedCard], out: Path) -> int:
     import json
 
@@ -59,6 +66,7 @@ class Exporter:
 EXPORTERS: dict[str, Exporter] = {
     "anki": Exporter(_anki, "note"),
     "markdown": Exporter(_markdown, "card"),
+    "markdown-brief": Exporter(_markdown_brief, "card"),
     "json": Exporter(_json, "card"),
 }
 
