@@ -8,10 +8,14 @@ The order of work for one answer:
 3. numbers: the answer and the expected answer at the same random points
    (:mod:`quizzer.answers.numeric`); answers agreeing in floating point are
    confirmed at 50 digits, so ``0.333333333333333`` is not ``1/3``;
-4. feedback for a wrong answer: the card's own ``wrong`` entries first,
-   matched by value (so ``d_k^1`` meets the ``d_k`` entry), then a computed
-   diagnosis: reciprocal, square, square root, sign, constant factor,
-   constant offset, transpose, missing or extra symbols.
+4. the domain: a point where one side is real and the other is not counts
+   against the answer ("yours is not defined for x < 0"); a point skipped for
+   size or cost counts for nothing;
+5. on a constant blank, a decimal that is the exact value correctly rounded
+   to the digits typed is right (:func:`rounded_decimal`);
+6. feedback for a wrong answer: the card's own ``wrong`` entries first,
+   matched by value (so ``d_k^1`` meets the ``d_k`` entry), then the
+   checked catalogue of :mod:`quizzer.answers.diagnosis`.
 
 SymPy is used to read the answer back (``interpreted``) and as a cheap exact
 check; the decision never waits on a simplifier.
@@ -19,24 +23,29 @@ check; the decision never waits on a simplifier.
 
 from __future__ import annotations
 
-import decimal
 import hashlib
-import math
 import re
-import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
-import numpy as np
+import mpmath
 
-from quizzer.answers import functions, numeric
+from quizzer.answers import diagnosis, functions, numeric
+from quizzer.answers.comparison import (
+    MIN_CONFIRMED,
+    MIN_VALID_POINTS,
+    POINTS,
+    Comparison,
+    Expected,
+    PointJudge,
+    exact_comparison,
+    symbol_domains,
+)
 from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
-    MAX_LITERAL_DIGITS,
     AnswerError,
     Node,
     SymbolTable,
@@ -44,56 +53,35 @@ from quizzer.answers.syntax import (
     expand_definitions,
     parse,
 )
-from quizzer.answers.tree import functions_used, numbers_in, symbols_used
+from quizzer.answers.tree import functions_used, rational_value, symbols_used
+from quizzer.answers.values import MIN_DIAGNOSIS_POINTS, OVERFLOW, UNDEFINED
+from quizzer.answers.verdict import Status, Verdict
 from quizzer.answers.words import WordJudge, expected_kind
 from quizzer.cards.model import Blank, Card
 from quizzer.names import is_notation
 
-POINTS = 12
-#: Points where both sides are real that an "equal" verdict needs at least.
-MIN_VALID_POINTS = 4
-#: Of those, points that must be confirmed at 50 digits: a fixed minimum, never zero.
-MIN_CONFIRMED = 4
-#: Points drawn only when the first ones leave too few where both sides are real.
-MORE_POINTS = 36
 #: Wall-clock share of each SymPy step (read-back, exact check) of a judgement.
 SYMPY_SECONDS = 0.5
-#: Points with float values on both sides that a computed diagnosis needs.
-MIN_DIAGNOSIS_POINTS = 3
+_WRONG_SIGN = "right size, wrong sign"
+#: Significant digits a rounded decimal on a constant blank needs.
+MIN_ROUNDED_DIGITS = 2
 
-Status = Literal["correct", "wrong", "unreadable", "too_large", "unanswered"]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The judgement of one answer to one blank."""
-
-    blank: str
-    given: str
-    correct: bool
-    status: Status
-    interpreted: str | None = None
-    pretty: str | None = None
-    feedback: str | None = None
-    decided_by: str | None = None
-    #: For unreadable answers: the 1-based column the problem is at.
-    column: int | None = None
-    #: For word blanks: every accepted form, to show when the answer is revealed.
-    accepted: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The contract's per-blank JSON object (DESIGN.md, item 5)."""
-        return {
-            "blank": self.blank,
-            "given": self.given,
-            "correct": self.correct,
-            "interpreted": self.interpreted,
-            "feedback": self.feedback,
-        }
+__all__ = [
+    "MIN_CONFIRMED",
+    "MIN_DIAGNOSIS_POINTS",
+    "MIN_VALID_POINTS",
+    "OVERFLOW",
+    "UNDEFINED",
+    "Comparison",
+    "Status",
+    "Verdict",
+    "symbol_domains",
+]
 
 
 def unanswered(blank: str) -> Verdict:
-    return Verdict(blank, "", False, "unanswered", feedback="not answered")
+    """The verdict for a blank with no answer."""
+    return Verdict.unanswered(blank)
 
 
 def symbol_table(card: Card) -> SymbolTable:
@@ -135,33 +123,6 @@ def match_words(text: str, accepted: Sequence[str]) -> tuple[str, bool] | None:
 # -- compiled blanks ------------------------------------------------------------
 
 
-class _Mark:
-    """Why a point has no float value: it is not real there, or floats overflow."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-UNDEFINED = _Mark("UNDEFINED")
-OVERFLOW = _Mark("OVERFLOW")
-
-
-@dataclass
-class _Expected:
-    """An expression with its float values at the card's sample points."""
-
-    tree: Node
-    values: list[Any]  # one per point: a value, UNDEFINED or OVERFLOW
-    #: 50-digit values, computed when first needed: point index -> value or None.
-    precise: dict[int, Any] = field(default_factory=dict)
-    #: Its SymPy form (None where SymPy could not build it in time), once tried.
-    sympy_form: Any = None
-    sympy_tried: bool = False
-
-
 _PHRASE = re.compile(r"^[\w][\w\s'’-]*$")
 
 
@@ -174,9 +135,9 @@ def is_phrase(text: str) -> bool:
 class _CompiledBlank:
     name: str
     blank: Blank
-    expected: _Expected | None
+    expected: Expected | None
     problem: str | None  # why the expected answer itself could not be read
-    wrong: list[tuple[_Expected, str]] = field(default_factory=list)
+    wrong: list[tuple[Expected, str]] = field(default_factory=list)
     synonyms: list[list[str]] = field(default_factory=list)
 
     @property
@@ -196,38 +157,6 @@ class _CompiledBlank:
         return WordJudge(self.accepted_words, wrong, self.synonyms)
 
 
-@dataclass
-class Comparison:
-    """How two expressions compare over the sample points."""
-
-    #: True: equal (confirmed at 50 digits); False: they differ; None: undecided.
-    equal: bool | None
-    valid: int = 0  # points where both sides are real
-    confirmed: int = 0  # of those, points confirmed at 50 digits
-    #: Points where the expected value is real but the answer's is not.
-    answer_undefined: int = 0
-    expected_undefined: int = 0
-    #: Points where floats were not enough and 50 digits were out of reach.
-    out_of_reach: int = 0
-
-
-def symbol_domains(card: Card) -> dict[str, numeric.Domain]:
-    """Where each symbol's sample values come from, from its declared domain."""
-    domains = {}
-    for name, symbol in card.symbols.items():
-        low, high = symbol.range if symbol.range is not None else (None, None)
-        if symbol.positive:
-            low = 0.0 if low is None else max(low, 0.0)
-        domains[name] = numeric.Domain(
-            matrix=symbol.matrix,
-            identity=symbol.identity,
-            integer=symbol.integer,
-            low=low,
-            high=high,
-        )
-    return domains
-
-
 def forbidden_names(blank: Blank, table: SymbolTable) -> dict[str, str]:
     """Canonical function or symbol name -> the forbidden word as the card spells it."""
     names = {}
@@ -244,19 +173,16 @@ def forbidden_in(tree: Node, blank: Blank, table: SymbolTable) -> list[str]:
     return [word for name, word in names.items() if name in used]
 
 
-class CardJudge:
+class CardJudge(PointJudge):
     """Judges answers to one card's blanks. Build once per card; judge many times.
 
     ``seed`` fixes the random points, so a judgement is reproducible.
     """
 
     def __init__(self, card: Card, *, seed: int = 0, points: int = POINTS) -> None:
+        super().__init__(symbol_domains(card), seed=seed, points=points)
         self.card = card
-        self.seed = seed
         self.table = symbol_table(card)
-        rng = np.random.default_rng(seed)
-        self.points = numeric.sample_points(symbol_domains(card), rng, points)
-        self._more_points: list[numeric.Point] | None = None
         self._blanks: dict[str, _CompiledBlank] = {}
 
     # compiled lazily: a session judges one blank at a time
@@ -264,7 +190,7 @@ class CardJudge:
         if name not in self._blanks:
             blank = self.card.blanks[name]
             try:
-                expected: _Expected | None = self._expected(blank.answer)
+                expected: Expected | None = self._expected(blank.answer)
                 problem = None
             except AnswerError as error:
                 expected, problem = None, error.message
@@ -280,50 +206,9 @@ class CardJudge:
             self._blanks[name] = _CompiledBlank(name, blank, expected, problem, wrong, synonyms)
         return self._blanks[name]
 
-    def _expected(self, text: str) -> _Expected:
+    def _expected(self, text: str) -> Expected:
         tree = parse(text, self.table)
-        return _Expected(tree, self.values_of(tree))
-
-    def all_points(self) -> list[numeric.Point]:
-        """The sample points and :data:`MORE_POINTS` more, drawn from the seed alone.
-
-        The extra points are used only when the first ones leave too few
-        where both sides are real (``log((1+x)/(1-x))`` is real for |x| < 1
-        only), so a verdict never depends on what was judged before it.
-        """
-        if self._more_points is None:
-            rng = np.random.default_rng([self.seed, 1])
-            domains = symbol_domains(self.card)
-            self._more_points = numeric.sample_points(domains, rng, MORE_POINTS)
-        return self.points + self._more_points
-
-    def values_of(self, tree: Node, *, more: bool = False) -> list[Any]:
-        """Float values at every point (UNDEFINED or OVERFLOW where there is none).
-
-        Raises :class:`numeric.NotDefined` when the tree means nothing for
-        its kinds of values (division by a matrix).
-        """
-        values = []
-        for point in self.all_points() if more else self.points:
-            try:
-                values.append(numeric.evaluate(tree, point))
-            except numeric.Overflow:
-                values.append(OVERFLOW)
-            except numeric.Undefined:
-                values.append(UNDEFINED)
-        return values
-
-    def _precise(self, tree: Node, index: int) -> Any:
-        """The 50-digit value at point ``index``, or None where it has none."""
-        try:
-            return numeric.evaluate(tree, self.all_points()[index], precise=True)
-        except (numeric.Undefined, numeric.Overflow, numeric.NotDefined):
-            return None
-
-    def _precise_expected(self, expected: _Expected, index: int) -> Any:
-        if index not in expected.precise:
-            expected.precise[index] = self._precise(expected.tree, index)
-        return expected.precise[index]
+        return Expected(tree, self.values_of(tree))
 
     def fingerprint(self, name: str) -> str:
         """A short hash of what blank ``name`` means, not how it is spelled.
@@ -355,13 +240,22 @@ class CardJudge:
             raise KeyError(name)
         given = text.strip()
         if not given:
-            return Verdict(name, text, False, "unanswered", feedback="not answered")
+            return Verdict.unanswered(name, text)
         compiled = self.compiled(name)
         matched = compiled.words.match(given)
         if matched is not None:
             note = f"accepted — spelled '{matched.phrase}'" if matched.typo else None
             phrase = matched.phrase
-            return Verdict(name, text, True, "correct", phrase, phrase, note, "words")
+            return Verdict(
+                blank=name,
+                given=text,
+                correct=True,
+                status="correct",
+                interpreted=phrase,
+                pretty=phrase,
+                feedback=note,
+                decided_by="words",
+            )
         if compiled.is_word_blank:
             return self._word_miss(compiled, text)
         try:
@@ -372,30 +266,47 @@ class CardJudge:
             if read_back and written is not tree:  # show p - y as typed, not written out
                 interpreted, pretty, _ = self._read_back(written)
         except TooLarge as error:
-            return Verdict(
-                name, text, False, "too_large", feedback=error.message, decided_by="limits"
-            )
+            return Verdict.too_large(name, text, error.message)
         except AnswerError as error:
             return Verdict(
-                name,
-                text,
-                False,
-                "unreadable",
+                blank=name,
+                given=text,
+                correct=False,
+                status="unreadable",
                 feedback=error.message,
                 decided_by="parser",
                 column=error.column,
             )
 
-        def wrong(feedback: str, decided_by: str = "numeric") -> Verdict:
-            return Verdict(name, text, False, "wrong", interpreted, pretty, feedback, decided_by)
+        def verdict(correct: bool, feedback: str | None, decided_by: str) -> Verdict:
+            return Verdict(
+                blank=name,
+                given=text,
+                correct=correct,
+                status="correct" if correct else "wrong",
+                interpreted=interpreted,
+                pretty=pretty,
+                feedback=feedback,
+                decided_by=decided_by,
+            )
 
         if compiled.expected is None:
-            return wrong(f"this blank's own answer cannot be judged: {compiled.problem}", "card")
+            return verdict(
+                False, f"this blank's own answer cannot be judged: {compiled.problem}", "card"
+            )
         forbidden = forbidden_in(written, compiled.blank, self.table)
         if forbidden:
             named = ", ".join(forbidden)
-            return wrong(
-                f"uses {named}, which this blank forbids: write it in other terms", "forbid"
+            return verdict(
+                False, f"uses {named}, which this blank forbids: write it in other terms", "forbid"
+            )
+        rounded = self._rounded_decimal(compiled, tree, given)
+        if rounded is not None:
+            return verdict(rounded != _WRONG_SIGN, rounded, "rounded")
+        exact = exact_comparison(compiled.expected.tree, tree)
+        if exact is not None:
+            return verdict(
+                exact, None if exact else self._diagnose(compiled, tree, None, expr), "exact"
             )
         try:
             values = self.values_of(tree)
@@ -403,21 +314,59 @@ class CardJudge:
             if comparison.equal is None and comparison.valid < MIN_VALID_POINTS:
                 values = self.values_of(tree, more=True)
                 comparison = self.compare(compiled.expected, tree, values)
+            if comparison.equal:
+                comparison = self._compare_at_kinks(compiled.expected, tree, comparison)
         except numeric.NotDefined as error:
-            return wrong(self._same_as_a_wrong_entry(compiled.blank, tree) or str(error))
+            return verdict(
+                False, self._same_as_a_wrong_entry(compiled.blank, tree) or str(error), "numeric"
+            )
         if comparison.equal is None and expr is None and not read_back:
             expr = self._sympy(tree)  # only a proof can decide now: load SymPy after all
         if comparison.equal:
-            exact = read_back and self._proved_equal(expr, compiled.expected)
-            how = "symbolic" if exact else "numeric"
-            return Verdict(name, text, True, "correct", interpreted, pretty, None, how)
+            proved = read_back and self._proved_equal(expr, compiled.expected)
+            return verdict(True, None, "symbolic" if proved else "numeric")
+        if comparison.mismatched:
+            return verdict(
+                False, self._domain_feedback(compiled, tree, values, comparison), "domain"
+            )
         if comparison.equal is None and self._proved_equal(expr, compiled.expected):
             # Symbolic proof may confirm what the points could not decide; it
             # never overrules a disagreement.
-            return Verdict(name, text, True, "correct", interpreted, pretty, None, "symbolic")
+            return verdict(True, None, "symbolic")
         if comparison.equal is None:
-            return wrong(self._undecided(compiled.expected.tree, tree, comparison))
-        return wrong(self._diagnose(compiled, tree, values, expr, tidy=read_back))
+            return verdict(
+                False, self._undecided(compiled.expected.tree, tree, comparison), "numeric"
+            )
+        return verdict(
+            False, self._diagnose(compiled, tree, values, expr, tidy=read_back), "numeric"
+        )
+
+    def _rounded_decimal(self, compiled: _CompiledBlank, tree: Node, given: str) -> str | None:
+        """On a constant blank, the note for a decimal that is the exact value correctly
+        rounded to the digits typed (``0.64`` for log(4) - 3/4); None otherwise."""
+        expected = compiled.expected
+        if expected is None or compiled.blank.exact or symbols_used(expected.tree):
+            return None
+        typed = rational_value(tree)
+        written = _DECIMAL_TYPED.match(given)
+        if typed is None or not written:
+            return None
+        places = len(written.group(1).partition(".")[2])  # as typed: 3.14159265358980 has 14
+        if not places or diagnosis.significant_digits(typed, places) < MIN_ROUNDED_DIGITS:
+            return None
+        point = self.points[0]
+        value = self._precise_at(expected.tree, point)
+        if value is None or value is UNDEFINED or numeric.is_matrix(value):
+            return None
+        if rational_value(expected.tree) == typed:
+            return None
+        if diagnosis.rounds_to(-value, typed, places):
+            return _WRONG_SIGN
+        if not diagnosis.rounds_to(value, typed, places):
+            return None
+        with mpmath.workdps(numeric.MP_DIGITS):
+            shown = mpmath.nstr(value, max(places + 2, 4), strip_zeros=False)
+        return f"exactly {compiled.blank.answer.strip()} = {shown}…"
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -437,7 +386,7 @@ class CardJudge:
     # of the time (SYMPY_SECONDS) and costs only its own result when it
     # overruns (sqrt(exp((2-x)^1000)) took SymPy 113 s to build).
 
-    def _proved_equal(self, expr: Any, expected: _Expected) -> bool:
+    def _proved_equal(self, expr: Any, expected: Expected) -> bool:
         from quizzer.answers import symbolic
 
         expected_expr = self._expected_sympy(expected)
@@ -449,7 +398,7 @@ class CardJudge:
         except BudgetSpent:
             return False
 
-    def _expected_sympy(self, expected: _Expected) -> Any:
+    def _expected_sympy(self, expected: Expected) -> Any:
         if not expected.sympy_tried:
             expected.sympy_form = self._sympy(expected.tree)
             expected.sympy_tried = True
@@ -465,7 +414,13 @@ class CardJudge:
         if feedback is None:
             feedback = f"not an accepted answer: {expected_kind(blank.answer, blank.expects)}"
         return Verdict(
-            compiled.name, text, False, "wrong", None, None, feedback, "words", accepted=accepted
+            blank=compiled.name,
+            given=text,
+            correct=False,
+            status="wrong",
+            feedback=feedback,
+            decided_by="words",
+            accepted=accepted,
         )
 
     def _sympy(self, tree: Node) -> Any:
@@ -497,68 +452,10 @@ class CardJudge:
         except Exception:  # SymPy refuses some combinations; a printer gap must not
             return None, None, expr  # cost the learner a verdict
 
-    def compare(self, expected: _Expected, tree: Node, values: list[Any]) -> Comparison:
-        """Compare an answer's values with the expected ones, point by point.
-
-        A point counts only where both sides are real. Floats that disagree,
-        or that overflowed on either side, are compared again at 50 digits
-        on both sides before anything is decided; agreement in floats is
-        confirmed at 50 digits at :data:`MIN_CONFIRMED` points at least.
-        """
-        result = Comparison(None)
-        agreeing_in_floats = []
-        for index, (e, a) in enumerate(
-            zip(self._expected_values(expected, values), values, strict=False)
-        ):
-            if e is UNDEFINED or a is UNDEFINED:
-                result.expected_undefined += e is UNDEFINED
-                result.answer_undefined += a is UNDEFINED and e is not UNDEFINED
-                continue
-            if e is not OVERFLOW and a is not OVERFLOW and numeric.values_agree(e, a):
-                agreeing_in_floats.append(index)
-                continue
-            verdict = self._agree_precisely(expected, tree, index)
-            if verdict is None:
-                result.out_of_reach += 1
-                continue
-            if not verdict:
-                return Comparison(False, result.valid, result.confirmed)
-            result.valid += 1
-            result.confirmed += 1
-        result.valid += len(agreeing_in_floats)
-        if result.valid < MIN_VALID_POINTS:
-            return result
-        for index in _spread_out(agreeing_in_floats):
-            if result.confirmed >= MIN_CONFIRMED:
-                break
-            verdict = self._agree_precisely(expected, tree, index)
-            if verdict is False:
-                return Comparison(False, result.valid, result.confirmed)
-            result.confirmed += verdict is True
-        result.equal = True if result.confirmed >= MIN_CONFIRMED else None
-        return result
-
-    def _expected_values(self, expected: _Expected, values: list[Any]) -> list[Any]:
-        """The expected values at as many points as ``values`` has."""
-        if len(expected.values) < len(values):
-            try:
-                expected.values = self.values_of(expected.tree, more=True)
-            except numeric.NotDefined:  # only at the extra points: they do not count
-                expected.values += [UNDEFINED] * (len(values) - len(expected.values))
-        return expected.values
-
-    def _agree_precisely(self, expected: _Expected, tree: Node, index: int) -> bool | None:
-        """Agreement at 50 digits at one point; None where either side has no value there."""
-        precise_expected = self._precise_expected(expected, index)
-        if precise_expected is None:
-            return None
-        precise_answer = self._precise(tree, index)
-        if precise_answer is None:
-            return None
-        return numeric.values_agree(precise_expected, precise_answer, precise=True)
-
     def _undecided(self, expected: Node, tree: Node, comparison: Comparison) -> str:
         """Why no verdict of "equal" could be reached: say so, never guess."""
+        if comparison.out_of_reach > comparison.valid >= MIN_VALID_POINTS:
+            return "could not decide: its values are too large to evaluate at most points"
         if comparison.valid >= MIN_VALID_POINTS:
             return "could not confirm it at 50 digits: its values are too large to check"
         undefined = max(comparison.answer_undefined, comparison.expected_undefined)
@@ -573,35 +470,80 @@ class CardJudge:
         values = f" of {', '.join(names)}" if names else ""
         return f"{whose} undefined or not real for most values{values}: cannot compare"
 
-    # -- feedback --------------------------------------------------------------
+    def _domain_feedback(
+        self, compiled: _CompiledBlank, tree: Node, values: list[Any], comparison: Comparison
+    ) -> str:
+        """Where one side is real and the other is not, said as a region when it is one."""
+        for wrong, feedback in compiled.wrong:
+            if self.compare(wrong, tree, values).equal:
+                return feedback
+        assert compiled.expected is not None
+        names = sorted(symbols_used(tree) | symbols_used(compiled.expected.tree))
+        gaps = [i for i in comparison.answer_gaps if i >= 0]
+        others = [i for i in comparison.expected_gaps if i >= 0]
+        if comparison.answer_undefined * 2 > len(values) - comparison.expected_undefined:
+            undecided = self._undecided(compiled.expected.tree, tree, comparison)
+            return undecided.replace(": cannot compare", "")
+        region = diagnosis.domain_gap(gaps, others, self.all_points(), names)
+        if region is not None:
+            return region
+        if not gaps and not others:  # found at a kink point only
+            return "yours differs from the answer on one side of a kink (max, abs, clip...)"
+        return "yours is not real at some points where the answer is, or the other way round"
 
     def _diagnose(
         self,
         compiled: _CompiledBlank,
         tree: Node,
-        values: list[Any],
+        values: list[Any] | None,
         expr: Any,
         *,
         tidy: bool = True,
     ) -> str:
         """Why an answer is wrong. Without ``tidy``, no SymPy (symbols as the trees name them)."""
+        if values is None:
+            values = self._values_or_none(tree) or []
         for wrong, feedback in compiled.wrong:
             if self.compare(wrong, tree, values).equal:
                 return feedback
         expected = compiled.expected
         assert expected is not None
-        pairs = [
-            (e, a)
-            for e, a in zip(self._expected_values(expected, values), values, strict=False)
-            if not isinstance(e, _Mark) and not isinstance(a, _Mark)
-        ]
-        with np.errstate(all="ignore"):
-            return diagnose(
-                pairs,
-                _symbols_of(expected.tree, self._expected_sympy(expected) if tidy else None),
-                _symbols_of(tree, expr),
-                rounded_constants(tree),
+        if expected.expectation is None:
+            expected.expectation = diagnosis.Expectation(
+                expected.tree,
+                expected.values,
+                integers=frozenset(n for n, d in self.domains.items() if d.integer),
+                matrices=frozenset(n for n, d in self.domains.items() if d.matrix),
             )
+        expectation = expected.expectation
+        expectation.values = self._expected_values(expected, values)[: len(values)]
+        if len(values) > len(self.points):
+            values = values[: len(self.points)]
+            expectation.values = expectation.values[: len(self.points)]
+        found = diagnosis.diagnose(
+            expectation,
+            tree,
+            values,
+            self._values_or_none,
+            expected_symbols=_symbols_of(
+                expected.tree, self._expected_sympy(expected) if tidy else None
+            ),
+            answer_symbols=_symbols_of(tree, expr),
+        )
+        if found != diagnosis.GENERIC:
+            return found
+        # No claim holds where both are real; where only one is, that is the news
+        gaps = Comparison(False)
+        for index, (e, a) in enumerate(zip(expectation.values, values, strict=False)):
+            if (e is UNDEFINED) != (a is UNDEFINED) and OVERFLOW not in (e, a):
+                (gaps.answer_gaps if a is UNDEFINED else gaps.expected_gaps).append(index)
+                gaps.answer_undefined += a is UNDEFINED
+            gaps.expected_undefined += e is UNDEFINED
+        return self._domain_feedback(compiled, tree, values, gaps) if gaps.mismatched else found
+
+
+#: A decimal as typed: digits with a point, an optional sign, nothing else.
+_DECIMAL_TYPED = re.compile(r"^[+\-−]?\s*(\d+\.\d*|\.\d+)$")
 
 
 def judge_in_this_thread(
@@ -617,32 +559,9 @@ def judge_in_this_thread(
         with deadline(seconds):
             return judge.judge(blank, text, read_back=read_back)
     except JudgeTimeout:
-        return Verdict(
-            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
-        )
+        return Verdict.too_large(blank, text, "took too long to judge")
     except (RecursionError, MemoryError):
-        return Verdict(
-            blank,
-            text,
-            False,
-            "too_large",
-            feedback="answer too complex to judge",
-            decided_by="limits",
-        )
-
-
-def _spread_out(indices: list[int]) -> list[int]:
-    """Every index, reordered so that the first few cover the kinds of points.
-
-    Points take magnitudes of four kinds in turn (whole, below 1, 1 to 20,
-    20 to 1,000: :func:`numeric.magnitude_kind`): one point of each kind
-    comes first, so confirming the first few at 50 digits looks at every
-    kind of magnitude.
-    """
-    first: list[int] = []
-    for kind in range(4):
-        first.extend([index for index in indices if index % 4 == kind][:1])
-    return first + [index for index in indices if index not in first]
+        return Verdict.too_large(blank, text, "answer too complex to judge")
 
 
 def _symbols_of(tree: Node, expr: Any) -> set[str]:
@@ -656,215 +575,3 @@ def _symbols_of(tree: Node, expr: Any) -> set[str]:
 def free_symbols(tree: Node) -> set[str]:
     """The symbols a tree names."""
     return set(symbols_used(tree))
-
-
-def _all(pairs: list[tuple[Any, Any]], relation: Any) -> bool:
-    try:
-        return bool(pairs) and all(relation(e, a) for e, a in pairs)
-    except (ZeroDivisionError, OverflowError, ValueError, TypeError, FloatingPointError):
-        return False
-
-
-def _nearly(a: Any, b: Any) -> bool:
-    """Within a few percent: what a rounded constant does to a value."""
-    difference = float(np.linalg.norm(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)))
-    scale = max(float(np.linalg.norm(np.asarray(a, dtype=float))), 1e-300)
-    return difference <= 0.05 * scale
-
-
-def _close(a: Any, b: Any) -> bool:
-    return numeric.values_agree(a, b)
-
-
-def common_offset(pairs: list[tuple[Any, Any]]) -> float | None:
-    """c when the answer is the expected value plus c at every point."""
-    try:
-        offsets = [float(a) - float(e) for e, a in pairs]
-        if offsets and all(abs(o - offsets[0]) <= 1e-9 * (1 + abs(offsets[0])) for o in offsets):
-            return offsets[0]
-    except (OverflowError, TypeError, ValueError):
-        pass
-    return None
-
-
-def common_factor(pairs: list[tuple[Any, Any]]) -> float | None:
-    """c when the answer is c times the expected value at every point."""
-    try:
-        return _common_factor(pairs)
-    except (OverflowError, TypeError, ValueError, FloatingPointError):
-        return None
-
-
-def _common_factor(pairs: list[tuple[Any, Any]]) -> float | None:
-    factors = []
-    for e, a in pairs:
-        e_array = np.asarray(e, dtype=float)
-        a_array = np.asarray(a, dtype=float)
-        norm = float(np.vdot(e_array, e_array))
-        if norm == 0:
-            continue
-        factor = float(np.vdot(e_array, a_array)) / norm
-        if not np.allclose(factor * e_array, a_array, rtol=1e-9, atol=1e-12):
-            return None
-        factors.append(factor)
-    if not factors or any(abs(f - factors[0]) > 1e-9 * abs(factors[0]) for f in factors):
-        return None
-    return factors[0]
-
-
-def describe_constant(value: float) -> str | None:
-    """A short name for a real constant: 2, 1/2, -3, sqrt(2), pi, 2*pi."""
-    for scale, suffix in ((1.0, ""), (math.pi, "·pi"), (math.sqrt(2), "·sqrt(2)")):
-        fraction = Fraction(value / scale).limit_denominator(12)
-        if fraction != 0 and abs(float(fraction) * scale - value) <= 1e-9 * abs(value):
-            if suffix and fraction == 1:
-                return suffix.lstrip("·")
-            if suffix and fraction == -1:
-                return "-" + suffix.lstrip("·")
-            return f"{fraction}{suffix}"
-    return None
-
-
-#: Exact constants a learner may have typed rounded, with their names.
-_NAMED_CONSTANTS = (
-    (math.pi, "pi"),
-    (math.e, "e"),
-    (math.log(2), "log(2)"),
-    (math.log(10), "log(10)"),
-    (math.sqrt(math.pi), "sqrt(pi)"),
-)
-
-
-def _looks_rounded(value: Fraction) -> str | None:
-    """The exact constant a decimal looks like a rounding of, or None.
-
-    A decimal with k places stands for c when it is c rounded or cut to k
-    places, and c is a small fraction (1/3), a small fraction of pi, e,
-    log(2)..., or the square root of a fraction (sqrt(2), sqrt(120)). A
-    decimal that is itself a small fraction (0.5, 0.25) is exact, not rounded.
-    """
-    decimal = float(value)
-    if Fraction(value).limit_denominator(12) == value:
-        return None
-    places = len(str(value.denominator)) - 1  # value is a decimal: 10^k / 2^i 5^j
-    step = Fraction(1, 10**places)
-    matches = []
-    for exact, text in _constants_near(decimal):
-        # > 0 when the decimal was cut short; exact arithmetic for fractions
-        # (a float constant is taken exactly, with a few ulps of slack)
-        difference = abs(Fraction(exact)) - abs(value)
-        limit = step
-        if not isinstance(exact, Fraction):
-            limit += Fraction(4 * sys.float_info.epsilon * abs(decimal))
-        if abs(difference) <= limit / 2 or 0 <= difference < limit:
-            matches.append((abs(float(difference)), text))
-    return min(matches)[1] if matches else None
-
-
-def _constants_near(decimal: float) -> list[tuple[Fraction | float, str]]:
-    """Exact constants near a number, named: pi and its kin first, then roots, then fractions."""
-    candidates: list[tuple[Fraction | float, str]] = []
-    for scale, name in _NAMED_CONSTANTS:
-        multiple = Fraction(decimal / scale).limit_denominator(6)
-        if multiple != 0:
-            text = name if multiple == 1 else f"{multiple}·{name}"
-            candidates.append((float(multiple) * scale, text))
-    square = Fraction(decimal * decimal).limit_denominator(4)
-    if square != 0 and not (_is_square(square.numerator) and _is_square(square.denominator)):
-        sign = "-" if decimal < 0 else ""
-        candidates.append((math.copysign(math.sqrt(square), decimal), f"{sign}sqrt({square})"))
-    fraction = Fraction(decimal).limit_denominator(12)
-    if fraction != 0:
-        candidates.append((fraction, str(fraction)))
-    return candidates
-
-
-def _is_square(number: int) -> bool:
-    return math.isqrt(number) ** 2 == number
-
-
-def rounded_constants(tree: Node) -> list[tuple[str, str]]:
-    """(decimal as typed, exact constant it looks like) for each rounded-looking decimal."""
-    found = []
-    for number in numbers_in(tree):
-        if _is_decimal(number):
-            exact = _looks_rounded(number)
-            if exact is not None:
-                found.append((_decimal_text(number), exact))
-    return found
-
-
-def _is_decimal(value: Fraction) -> bool:
-    denominator = value.denominator
-    while denominator % 10 == 0:
-        denominator //= 10
-    while denominator % 2 == 0:
-        denominator //= 2
-    while denominator % 5 == 0:
-        denominator //= 5
-    return denominator == 1 and value.denominator > 1
-
-
-def _decimal_text(value: Fraction) -> str:
-    """A terminating decimal written out exactly, as the learner typed it."""
-    with decimal.localcontext() as context:
-        context.prec = 2 * MAX_LITERAL_DIGITS
-        return str(decimal.Decimal(value.numerator) / value.denominator)
-
-
-_TINY = "very close to the answer, but not equal: they differ at 50 digits"
-
-
-def diagnose(
-    pairs: list[tuple[Any, Any]],
-    expected_symbols: set[str],
-    answer_symbols: set[str],
-    rounded: Sequence[tuple[str, str]] = (),
-) -> str:
-    """Why an answer is wrong, computed from its values against the expected ones."""
-    if rounded and pairs and _all(pairs, _nearly):
-        typed, exact = rounded[0]
-        return (
-            f"very close, but not exactly the answer: is a constant rounded?"
-            f" ({typed} looks like {exact})"
-        )
-    if len(pairs) >= MIN_DIAGNOSIS_POINTS:
-        expected_matrix = numeric.is_matrix(pairs[0][0])
-        answer_matrix = numeric.is_matrix(pairs[0][1])
-        if expected_matrix and not answer_matrix:
-            return "the answer is a matrix; yours is a single number"
-        if answer_matrix and not expected_matrix:
-            return "the answer is a single number; yours is a matrix"
-        if expected_matrix and _all(pairs, lambda e, a: _close(e.T, a)):
-            return "that is the transpose of the answer"
-        if _all(pairs, lambda e, a: _close(-e, a)):
-            return "right size, wrong sign"
-        factor = common_factor(pairs)
-        if factor is not None and factor != 0:
-            if abs(factor - 1) < 1e-6:
-                return _TINY
-            name = describe_constant(factor) or f"about {factor:.6g}"
-            return f"off by a constant factor: yours is {name} times the answer"
-        if not expected_matrix:
-            if _all(pairs, lambda e, a: _close(1 / e, a)):
-                return "that is the reciprocal of the answer (upside down)"
-            if _all(pairs, lambda e, a: _close(e * e, a)):
-                return "that is the square of the answer"
-            if _all(pairs, lambda e, a: _close(e, a * a)):
-                return "that is the square root of the answer"
-            offset = common_offset(pairs)
-            if offset is not None:
-                if abs(offset) < 1e-6:
-                    return _TINY
-                name = describe_constant(offset) or f"about {offset:.6g}"
-                if name.startswith(("-", "about -")):
-                    less = name.replace("-", "", 1)
-                    return f"off by a constant: yours is {less} less than the answer"
-                return f"off by a constant: yours is {name} more than the answer"
-    missing = sorted(expected_symbols - answer_symbols)
-    extra = sorted(answer_symbols - expected_symbols)
-    if missing:
-        return f"the answer depends on {', '.join(missing)}; yours does not"
-    if extra:
-        return f"yours uses {', '.join(extra)}, which the answer does not need"
-    return "not equivalent to the expected answer"

@@ -29,6 +29,8 @@ import mpmath
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
+from quizzer.answers.reading import Series
+from quizzer.answers.series import evaluate_series
 from quizzer.answers.syntax import (
     Binary,
     Call,
@@ -45,8 +47,11 @@ from quizzer.answers.tree import Fold, fold, rational_value
 MATRIX_SIZE = 3
 FLOAT_RTOL = 1e-9
 MP_DIGITS = 50
+#: Agreement at 50 digits is relative, never absolute: 1e-50 is not 0.
 MP_RTOL = mpmath.mpf(10) ** -40
-MP_ATOL = mpmath.mpf(10) ** -45
+#: The precision a 50-digit agreement is rechecked at: rounding noise shrinks
+#: with the digits, a real difference (44 nines for 1/2, + 1e-50) does not.
+RECHECK_DIGITS = 100
 #: Past these magnitudes a 50-digit value would cost digits in proportion to
 #: the argument (exp(exp(1e10)), 10^(10^20)): such points are not evaluated.
 MP_ARGUMENT_LIMIT = 1e30
@@ -162,6 +167,69 @@ def _exact_matrix(entries: np.ndarray) -> np.ndarray:
     for index in np.ndindex(entries.shape):
         exact[index] = mpmath.mpf(float(entries[index]))
     return exact
+
+
+#: Fixed values for symbols with no declared range, one row per special point,
+#: taken in turn by the card's symbols: negative and even whole numbers next to
+#: halves tell (a^b)^c from a^(b c); a zero finds what only zero shows.
+_UNRESTRICTED = (
+    (-2.0, 2.0, 0.5, 3.0, -1.0),
+    (3.0, -1.0, 2.0, -0.5, 1.5),
+    (0.0, -3.0, 1.0, 0.0, 2.0),
+    (-0.5, 1.5, -2.0, 4.0, -3.0),
+)
+_HALF_LINE = (
+    (2.0, 3.0, 0.5, 1.0),
+    (1.0, 0.5, 4.0, 2.0),
+    (3.0, 1.0, 2.0, 0.25),
+    (0.5, 2.0, 1.0, 3.0),
+)
+#: Where inside a bounded range each special point sits: near each end, the middle.
+_RANGE_AT = (0.001, 0.999, 0.5, 0.25)
+SPECIAL_POINTS = len(_UNRESTRICTED)
+
+
+def _special_value(domain: Domain, row: int, symbol: int) -> float:
+    low, high = domain.low, domain.high
+    if domain.integer:
+        low_int, high_int = integer_bounds(domain)
+        if low_int is not None and high_int is not None:
+            return float(round(low_int + (high_int - low_int) * _RANGE_AT[row]))
+        offset = (0, 1, 2, 3)[(row + symbol) % 4]
+        if low_int is not None:
+            return float(low_int + offset)
+        if high_int is not None:
+            return float(high_int - offset)
+        return float((0, 2, -2, -1, 3)[(row + symbol) % 5])
+    if low is not None and high is not None:
+        return low + (high - low) * _RANGE_AT[row]
+    if low is not None:
+        return low + _HALF_LINE[row][symbol % 4]
+    if high is not None:
+        return high - _HALF_LINE[row][symbol % 4]
+    return _UNRESTRICTED[row][symbol % len(_UNRESTRICTED[row])]
+
+
+def special_points(domains: Mapping[str, Domain], rng: np.random.Generator) -> list[Point]:
+    """Points that random draws rarely give: small whole numbers of both signs,
+    halves, zero where the domain allows it, both ends of each range."""
+    points = []
+    for row in range(SPECIAL_POINTS):
+        floats: dict[str, Value] = {}
+        exact: dict[str, Value] = {}
+        for symbol, (name, domain) in enumerate(domains.items()):
+            if domain.matrix:
+                floats[name], exact[name] = _draw_matrix(domain, rng)
+                continue
+            value = _special_value(domain, row, symbol)
+            floats[name], exact[name] = value, mpmath.mpf(value)
+        points.append(Point(floats, exact))
+    return points
+
+
+def has_zero(point: Point) -> bool:
+    """A point where some symbol is 0: a gap there may be removable (x/x)."""
+    return any(not is_matrix(value) and value == 0 for value in point.floats.values())
 
 
 def sample_points(
@@ -303,6 +371,13 @@ class _Evaluator(Fold[Value]):
                 raise NotDefined(f"{entry.name} of a matrix is not defined here")
             return self.checked(self.apply_to_matrix(entry, args))
         return self.checked(self.apply(entry, args))
+
+    undefined, too_costly = Undefined, TooCostly  # what quizzer.answers.series raises
+
+    def series(
+        self, node: Series, low: Value, high: Value | None, term: Callable[[Node], Value]
+    ) -> Value:
+        return evaluate_series(self, node, low, high, term)
 
     def run(self, node: Node) -> Value:
         try:
@@ -450,7 +525,7 @@ class _PreciseEvaluator(_Evaluator):
         return result
 
 
-def evaluate(node: Node, point: Point, *, precise: bool = False) -> Value:
+def evaluate(node: Node, point: Point, *, precise: bool = False, digits: int = MP_DIGITS) -> Value:
     """The real value of ``node`` at ``point``.
 
     Raises :class:`Undefined` where the expression has no real value (or
@@ -460,7 +535,7 @@ def evaluate(node: Node, point: Point, *, precise: bool = False) -> Value:
     values.
     """
     if precise:
-        with mpmath.workdps(MP_DIGITS):
+        with mpmath.workdps(digits):
             return _PreciseEvaluator(point.exact).run(node)
     with np.errstate(over="raise", divide="raise", invalid="raise", under="ignore"):
         try:
@@ -472,7 +547,8 @@ def evaluate(node: Node, point: Point, *, precise: bool = False) -> Value:
 
 
 def values_agree(a: Value, b: Value, *, precise: bool = False) -> bool:
-    """Equal within a relative tolerance: 1e-9 for floats, 1e-40 at 50 digits."""
+    """Equal within a relative tolerance: 1e-9 for floats, 1e-40 at 50 digits (no absolute
+    slack: see :func:`precise_difference` for values that cancel to zero)."""
     if is_matrix(a) or is_matrix(b):
         if not (is_matrix(a) and is_matrix(b)) or a.shape != b.shape:
             return False
@@ -480,13 +556,29 @@ def values_agree(a: Value, b: Value, *, precise: bool = False) -> bool:
             with mpmath.workdps(MP_DIGITS):
                 scale = max(max(abs(x) for x in a.flat), max(abs(x) for x in b.flat))
                 difference = max(abs(x - y) for x, y in zip(a.flat, b.flat, strict=True))
-                return bool(difference <= MP_RTOL * scale + MP_ATOL)
+                return bool(difference <= MP_RTOL * scale)
         with np.errstate(all="ignore"):  # a norm past float range is inf: still ordered
             scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
             return float(np.linalg.norm(a - b)) <= FLOAT_RTOL * scale + 1e-12
     if precise:
         with mpmath.workdps(MP_DIGITS):
             scale = max(abs(a), abs(b))
-            return bool(abs(a - b) <= MP_RTOL * scale + MP_ATOL)
+            return bool(abs(a - b) <= MP_RTOL * scale)
     scale = max(abs(a), abs(b))
     return bool(abs(a - b) <= FLOAT_RTOL * scale + 1e-12)
+
+
+def precise_difference(a: Value, b: Value) -> Any:
+    """The largest absolute difference of two precise values (entries of matrices)."""
+    if is_matrix(a) or is_matrix(b):
+        if not (is_matrix(a) and is_matrix(b)) or a.shape != b.shape:
+            return mpmath.inf
+        return max(abs(x - y) for x, y in zip(a.flat, b.flat, strict=True))
+    return abs(a - b)
+
+
+def largest(value: Value) -> Any:
+    """The magnitude of a precise value (its largest entry, for a matrix)."""
+    if is_matrix(value):
+        return max(abs(x) for x in value.flat)
+    return abs(value)

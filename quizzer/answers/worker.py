@@ -74,9 +74,7 @@ class JudgeWorker:
                 return Verdict(**fields)
             self._stop()  # overran, or died (out of memory): the next call starts afresh
             self.restarts += 1
-        return Verdict(
-            blank, text, False, "too_large", feedback="took too long to judge", decided_by="limits"
-        )
+        return Verdict.too_large(blank, text, "took too long to judge")
 
     def close(self) -> None:
         with self._lock:

@@ -27,7 +27,7 @@ from quizzer.errors import DeckNotFound
 if TYPE_CHECKING:
     from quizzer.answers import CardJudge
     from quizzer.app.workspace import Workspace
-    from quizzer.cards.model import CardProblem
+    from quizzer.cards.model import Card, CardProblem
 
 
 @dataclass
@@ -216,6 +216,7 @@ def _deep_check(job: Job) -> tuple[str, list[Problem] | None]:
     judge = CardJudge(loaded.card)
     found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
     found.extend(_changed_answers(judge, reviewed))
+    found.extend(alias_shadow_problems(loaded.card))
     for index, other in enumerate(loaded.card.related):
         if other not in _known_ids:
             found.append(
@@ -266,3 +267,23 @@ def validate(
     finally:
         if store is not None:
             store.close()
+
+
+def alias_shadow_problems(card: Card) -> list[CardProblem]:
+    """Aliases that would hide a constant or a unit word (the judge does not read them)."""
+    from quizzer.answers.syntax import shadowed_by
+    from quizzer.cards.model import CardProblem
+    from quizzer.names import is_notation
+
+    problems = []
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            hidden = None if is_notation(alias) or alias == name else shadowed_by(alias)
+            if hidden is None or hidden.startswith("the function"):
+                continue  # a function's name is the alias alone, the function before a bracket
+            message = (
+                f"alias '{alias}' would hide {hidden}, so answers do not read it as"
+                f" {name}: remove it"
+            )
+            problems.append(CardProblem(("symbols", name, "aliases", index), message, warning=True))
+    return problems

@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -20,10 +21,20 @@ import typer
 from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
-from quizzer.cli import answers, cards, drill, export, importing, overrides, progress, sessions
+from quizzer.cli import (
+    answers,
+    audit,
+    cards,
+    drill,
+    export,
+    importing,
+    overrides,
+    progress,
+    sessions,
+)
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
-from quizzer.files import skipped_files_reported_to
+from quizzer.files import protected, skipped_files_reported_to
 from quizzer.version import __version__
 
 
@@ -35,8 +46,12 @@ class QuizzerGroup(TyperGroup):
     """
 
     def invoke(self, ctx: ClickContext) -> Any:
+        # No export may replace the progress database or the deck cache (issue 27).
         try:
-            with skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)):
+            with (
+                protected(lambda: _protected_files(ctx)),
+                skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)),
+            ):
                 return super().invoke(ctx)
         except QuizzerError as error:
             if _debug(ctx):
@@ -65,6 +80,13 @@ class QuizzerGroup(TyperGroup):
                 f"internal error: {type(error).__name__}: {error} (run with --debug for details)"
             )
             raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def _protected_files(ctx: Any) -> list[Path]:
+    from quizzer.cards.cache import CACHE_FILE, cache_folder
+    from quizzer.cli.common import db_path_for
+
+    return [db_path_for(ctx, None), cache_folder() / CACHE_FILE]
 
 
 _OUTPUT_FAILURES = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}
@@ -166,6 +188,7 @@ def show_status(ctx: typer.Context) -> None:
 
 app.add_typer(cards.app)
 app.add_typer(answers.app)
+app.add_typer(audit.app)
 app.add_typer(sessions.app)
 app.add_typer(drill.app)
 app.add_typer(overrides.app)
