@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.cards.yamldoc import Position, YamlError, load_yaml
+from quizzer.cards.yamldoc import _CORE_RESOLVERS, Position, YamlError, load_yaml
 
 
 def test_positions_of_nested_values_and_keys():
@@ -100,10 +101,61 @@ documents = st.recursive(
 )
 
 
+class _QuotingDumper(yaml.SafeDumper):
+    """safe_dump that also quotes text YAML 1.2 reads as another type (``1e5``, ``0o7``),
+    so that the document means the same to a YAML 1.1 and a YAML 1.2 reader."""
+
+
+for _tag, _pattern, _first in _CORE_RESOLVERS:
+    _QuotingDumper.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+
+
 @given(st.dictionaries(st.text(min_size=1, max_size=8), documents, max_size=5))
 def test_round_trip_matches_safe_load(data):
-    text = yaml.safe_dump(data, allow_unicode=True)
+    text = yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True)
     assert load_yaml(text).data == yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    ("plain", "value"),
+    [
+        ("true", True), ("False", False), ("TRUE", True),
+        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("y", "y"), ("N", "N"),
+        ("012", 12), ("0o12", 10), ("0x1F", 31), ("-3", -3), ("+7", 7),
+        ("1:30", "1:30"), ("1_000", "1_000"), ("0b101", "0b101"),
+        ("1.5", 1.5), ("1e5", 100000.0), (".5", 0.5), ("-.inf", float("-inf")),
+        ("~", None), ("null", None), ("", None), ("2017-01-01", "2017-01-01"),
+    ],
+)  # fmt: skip
+def test_plain_scalars_are_read_as_yaml_1_2_reads_them(plain, value):
+    assert load_yaml(f"key: {plain}").data == {"key": value}
+
+
+def test_quoted_and_tagged_scalars_keep_their_type():
+    assert load_yaml('a: "true"\nb: \'012\'\nc: !!str 12\nd: !!int "7"').data == {
+        "a": "true",
+        "b": "012",
+        "c": "12",
+        "d": 7,
+    }
+
+
+def test_an_answer_of_no_is_the_word_no(write_card):
+    from quizzer.cards.deck import load_card_file
+
+    path = write_card(
+        """\
+        id: yes-or-no
+        title: A word that YAML 1.1 reads as false
+        prompt: "Is 2 prime? {{reply}}"
+        blanks:
+          reply: {answer: no, also: [on, off]}
+        """
+    )
+    loaded, problems = load_card_file(path)
+    assert problems == [] and loaded is not None
+    assert loaded.card.blanks["reply"].answer == "no"
+    assert loaded.card.blanks["reply"].also == ["on", "off"]
 
 
 @given(st.text(max_size=200))
@@ -114,12 +166,18 @@ def test_arbitrary_text_raises_only_yaml_error(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "1_0" * 3000],
+    # (YAML 1.2 has no underscores in numbers: "+1_01_0..." is text, so the signed case
+    # that had them is written without.)
+    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "10" * 3000],
 )
 def test_an_integer_too_long_for_python_is_a_located_error(text):
     with pytest.raises(YamlError, match="number too long") as caught:
         load_yaml(text)
     assert caught.value.position.line == text.count("\n") + 1
+
+
+def test_a_long_number_with_underscores_is_text_in_yaml_1_2():
+    assert load_yaml("key: +" + "1_0" * 3000).data == {"key": "+" + "1_0" * 3000}
 
 
 def test_a_long_integer_in_quotes_is_text():
