@@ -198,6 +198,38 @@ class _Builder:
         return result
 
 
+def _friendly(problem: str, text: str, position: Position) -> str:
+    """The parser's complaint as what to do, for the mistakes people make most.
+
+    A list item or value that starts with a quote but goes on after it (``- "a" b``),
+    a ``: `` inside a plain value, a tab in the indentation: PyYAML's words
+    for these ("did not find expected '-' indicator", "mapping values are not
+    allowed", "cannot start any token") do not say what is wrong.
+    """
+    lines = text.splitlines()
+    line = lines[position.line - 1] if 0 < position.line <= len(lines) else ""
+    stripped = line.strip()
+    if "cannot start any token" in problem and "\t" in line[: max(position.column, 1)]:
+        return "use spaces, not tabs, to indent"
+    if "expected '-' indicator" in problem and stripped.startswith(('- "', "- '")):
+        return f"quote the whole item: - {_quoted(stripped[2:])}"
+    if "mapping values are not allowed" in problem:
+        key, _, value = stripped.partition(": ")
+        return f"a ': ' inside a value needs quotes: {key}: {_quoted(value)}"
+    if "did not find expected key" in problem and ": " in stripped:
+        key, _, value = stripped.partition(": ")
+        if value.startswith(('"', "'")):
+            return f"quote the whole value: {key}: {_quoted(value)}"
+    return problem
+
+
+def _quoted(text: str) -> str:
+    """The text as written, quoted whole: in double quotes, or single ones if it has any."""
+    if '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
+
+
 def load_yaml(text: str) -> YamlDoc:
     """Parse one YAML document into plain data with positions.
 
@@ -214,7 +246,7 @@ def load_yaml(text: str) -> YamlDoc:
         mark = error.problem_mark or error.context_mark
         position = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
         message = error.problem or error.context or "invalid YAML"
-        raise YamlError(f"invalid YAML: {message}", position) from None
+        raise YamlError(f"invalid YAML: {_friendly(message, text, position)}", position) from None
     except yaml.YAMLError as error:  # reader errors: control characters and the like
         raise YamlError(f"invalid YAML: {error}", Position(1, 1)) from None
     builder = _Builder()
