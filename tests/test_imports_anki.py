@@ -311,3 +311,39 @@ def test_escaped_text_renders_as_written():
         assert html.unescape(rendered) == text
 
     check()
+
+
+def test_notes_that_cannot_be_cards_are_skipped_with_their_reasons(invoke, tmp_path):
+    col = anki_collection.Collection(str(tmp_path / "tricky.anki2"))
+    cloze, basic = col.models.by_name("Cloze"), col.models.by_name("Basic")
+    for model, fields, guid in [
+        (cloze, {"Text": "{{c1::outer {{c2::inner}} }}"}, "nested"),
+        (cloze, {"Text": "no cloze here"}, "no-cloze"),
+        (basic, {"Front": "<img src='a.png'>", "Back": "image only"}, "image-front"),
+        (basic, {"Front": "Empty back?", "Back": ""}, "empty-back"),
+        (cloze, {"Text": "{{c1::Paris}} and {{c1::Lyon}} are in {{c2::France}}"}, "twice"),
+    ]:
+        note = col.new_note(model)
+        for name, value in fields.items():
+            note[name] = value
+        note.guid = guid
+        col.add_note(note, 1)
+    apkg = tmp_path / "tricky.apkg"
+    col.export_anki_package(
+        out_path=str(apkg), options=anki_collection.ExportAnkiPackageOptions(), limit=None
+    )
+    col.close()
+    out = tmp_path / "cards"
+    result = invoke("import", "anki", str(apkg), "--to", str(out), "--json")
+    report = json.loads(result.stdout)
+    assert report["notes"] == 5 and report["cards_written"] == 1
+    assert {s["note"]: s["reason"] for s in report["skipped"]} == {
+        "nested": "nested clozes (a cloze inside a cloze)",
+        "no-cloze": "a cloze note without a cloze",
+        "image-front": "the front has no text (only media or nothing)",
+        "empty-back": "the back has no text (only media or nothing)",
+    }
+    (card,) = _files(out).values()
+    assert "prompt: '{{c1}} and {{c1_2}} are in {{c2}}'" in card  # one gap per occurrence
+    said = invoke("import", "anki", str(apkg), "--to", str(out))
+    assert 'skipped note "Empty back?" (empty-back): the back has no text' in said.output

@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from quizzer.app.workspace import Workspace
+    from quizzer.imports.anki_package import AnkiNote
 
 
 @dataclass(frozen=True)
 class Skipped:
     """A note that was not written, and why."""
 
+    #: The note's GUID: the one name a note keeps in Anki whatever its text.
     note: str
     reason: str
+    #: The start of the note's first field, for a person to recognise it by.
+    about: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,14 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
         try:
             converted = convert_note(note)
         except NoteSkipped as why:
-            skipped.append(Skipped(note.guid, str(why)))
+            skipped.append(Skipped(note.guid, str(why), _about(note)))
             continue
         media.update(converted.media)
         data = dict(converted.data)
         before = earlier.get(note.guid)
         if before is not None and before.edited:
-            skipped.append(Skipped(note.guid, f"{before.path.name} was edited since: left alone"))
+            reason = f"{before.path.name} was edited since: left alone"
+            skipped.append(Skipped(note.guid, reason, _about(note)))
             edited += 1
             continue
         if before is not None:
@@ -93,7 +98,7 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
                 path = folder / f"{data['id']}.yaml"
         problem = _card_problem(data)
         if problem:
-            skipped.append(Skipped(note.guid, problem))
+            skipped.append(Skipped(note.guid, problem, _about(note)))
             continue
         text = files.file_text(note.guid, str(data["id"]), files.card_yaml(data))
         taken.add(path.name)
@@ -113,6 +118,13 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
         media_skipped=len(media),
         written=tuple(written),
     )
+
+
+def _about(note: AnkiNote) -> str:
+    from quizzer.imports.html_text import plain_text
+
+    text = plain_text(note.fields[0][1]) if note.fields else ""
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _card_problem(data: dict[str, Any]) -> str | None:

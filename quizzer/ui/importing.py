@@ -25,7 +25,8 @@ class ImportScreen(Output):
             self.note(f"left {counted(result.edited, 'edited card')} alone")
         others = [s for s in result.skipped if not s.reason.endswith("left alone")]
         for skipped in others:
-            self.warning(f"skipped note {skipped.note}: {skipped.reason}")
+            about = f' "{skipped.about}"' if skipped.about else ""
+            self.warning(f"skipped note{about} ({skipped.note}): {skipped.reason}")
         if result.media_skipped:
             self.note(f"{counted(result.media_skipped, 'media file')} not copied")
         self.note(f"next: quizzer validate {result.folder}  ·  quizzer quiz --deck {result.folder}")
