@@ -347,3 +347,52 @@ def test_notes_that_cannot_be_cards_are_skipped_with_their_reasons(invoke, tmp_p
     assert "prompt: '{{c1}} and {{c1_2}} are in {{c2}}'" in card  # one gap per occurrence
     said = invoke("import", "anki", str(apkg), "--to", str(out))
     assert 'skipped note "Empty back?" (empty-back): the back has no text' in said.output
+
+
+def test_with_history_brings_anki_reviews_into_progress_once(invoke, tmp_path):
+    col = anki_collection.Collection(str(tmp_path / "history.anki2"))
+    note = col.new_note(col.models.by_name("Basic"))
+    note["Front"], note["Back"], note.guid = "Capital of Italy?", "Rome", "rome-guid"
+    col.add_note(note, 1)
+    (card,) = note.cards()
+    day = 86_400_000
+    start = 1_767_225_600_000  # 2026-01-01
+    for index, ease in enumerate([3, 1, 3, 4]):  # Good, Again, Good, Easy
+        col.db.execute(
+            "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
+            " values (?, ?, -1, ?, 1, 0, 2500, 6000, 1)",
+            start + index * day,
+            card.id,
+            ease,
+        )
+    col.db.execute(  # a manual reschedule (ease 0) is not a review
+        "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type)"
+        " values (?, ?, -1, 0, 1, 0, 2500, 0, 4)",
+        start + 10 * day,
+        card.id,
+    )
+    apkg = tmp_path / "history.apkg"
+    col.export_anki_package(
+        out_path=str(apkg),
+        options=anki_collection.ExportAnkiPackageOptions(with_scheduling=True),
+        limit=None,
+    )
+    col.close()
+    out, db = tmp_path / "cards", tmp_path / "progress.db"
+    with_history = ("--with-history", "--db", str(db))
+    result = invoke("import", "anki", str(apkg), "--to", str(out), *with_history)
+    assert result.exit_code == 0, result.output
+    assert "4 Anki reviews added to your progress" in result.output
+    from quizzer.progress.store import Store
+
+    (card_id,) = [path.stem for path in out.glob("*.yaml")]
+    with Store.open(db) as store:
+        reviews = store.reviews(card_id)
+        assert [r.rating for r in reviews] == [3, 1, 3, 4]
+        assert reviews[0].at.year == 2026 and card_id in store.fsrs_cards()
+    again = invoke("import", "anki", str(apkg), "--to", str(out), *with_history)
+    assert "Anki review" not in again.output
+    with Store.open(db) as store:
+        assert len(store.reviews(card_id)) == 4
+    plain = invoke("import", "anki", str(apkg), "--to", str(tmp_path / "other"), "--db", str(db))
+    assert plain.exit_code == 0 and "Anki review" not in plain.output

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from quizzer.app.workspace import Workspace
-    from quizzer.imports.anki_package import AnkiNote
+    from quizzer.imports.anki_package import AnkiNote, AnkiReview
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ class AnkiImport:
     skipped: tuple[Skipped, ...]
     media_skipped: int
     written: tuple[Path, ...] = field(default=())
+    #: With ``--with-history``: Anki reviews saved as quizzer reviews.
+    reviews_imported: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,17 +61,20 @@ class AnkiImport:
         }
 
 
-def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport:
+def import_anki(
+    workspace: Workspace, package: Path, folder: Path, *, with_history: bool = False
+) -> AnkiImport:
     """Write one card per note of the Anki ``package`` into ``folder``.
 
-    ``workspace`` is the command's environment; the import writes cards only,
-    never progress.
+    With ``with_history``, the package's review log also goes into the
+    workspace's progress database (:func:`_bring_history`); otherwise the import
+    writes cards only, never progress.
     """
     from quizzer.imports import folder as files
     from quizzer.imports.anki_package import read_package
     from quizzer.imports.notes import NoteSkipped, card_id_for, convert_note
 
-    read = read_package(package)
+    read = read_package(package, with_history=with_history)
     files.prepare_folder(folder)
     earlier = files.imported_files(folder)
     taken = {path.name for path in folder.iterdir()} if folder.is_dir() else set()
@@ -75,6 +82,7 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
     written: list[Path] = []
     skipped: list[Skipped] = []
     updated = unchanged = edited = 0
+    card_ids: dict[str, str] = {}
     for note in read.notes:
         try:
             converted = convert_note(note)
@@ -85,6 +93,7 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
         data = dict(converted.data)
         before = earlier.get(note.guid)
         if before is not None and before.edited:
+            card_ids[note.guid] = before.card_id  # its history is still the note's
             reason = f"{before.path.name} was edited since: left alone"
             skipped.append(Skipped(note.guid, reason, _about(note)))
             edited += 1
@@ -102,12 +111,15 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
             continue
         text = files.file_text(note.guid, str(data["id"]), files.card_yaml(data))
         taken.add(path.name)
+        card_ids[note.guid] = str(data["id"])
         if files.write_card(path, text):
             written.append(path)
             updated += before is not None
         else:
             unchanged += 1
+    brought = _bring_history(workspace, read.reviews, card_ids) if with_history else 0
     return AnkiImport(
+        reviews_imported=brought,
         folder=folder,
         notes=len(read.notes),
         cards_written=len(written),
@@ -118,6 +130,50 @@ def import_anki(workspace: Workspace, package: Path, folder: Path) -> AnkiImport
         media_skipped=len(media),
         written=tuple(written),
     )
+
+
+def _bring_history(
+    workspace: Workspace, reviews: Sequence[AnkiReview], card_ids: Mapping[str, str]
+) -> int:
+    """Anki's reviews of the imported notes as quizzer reviews, scheduled by FSRS.
+
+    Each review is replayed through quizzer's scheduler in time order, so the
+    card's schedule is what that history gives. Only reviews later than a card's
+    latest review in quizzer are taken, so importing again adds nothing twice and
+    never reorders what quizzer already recorded. Anki's manual reschedules
+    (ease 0) are not reviews and are left out.
+    """
+    from datetime import datetime, timezone
+
+    from fsrs import Rating
+
+    from quizzer.progress import schedule
+    from quizzer.progress.store import Review
+
+    by_card: dict[str, list[AnkiReview]] = {}
+    for review in reviews:
+        if review.note_guid in card_ids and 1 <= review.ease <= 4:
+            by_card.setdefault(card_ids[review.note_guid], []).append(review)
+    if not by_card:
+        return 0
+    scheduler = schedule.make_scheduler(fuzz=False)
+    brought = 0
+    with workspace.open_progress() as store:
+        states = store.fsrs_cards()
+        for card_id, history in by_card.items():
+            latest = max((r.at for r in store.reviews(card_id)), default=None)
+            state = states.get(card_id)
+            for review in sorted(history, key=lambda r: r.at_ms):
+                at = datetime.fromtimestamp(review.at_ms / 1000, tz=timezone.utc)
+                if latest is not None and at <= latest:
+                    continue
+                card, log = schedule.review(
+                    scheduler, card_id, state, Rating(review.ease), at, review.duration_ms
+                )
+                state = card.to_dict()
+                store.save_review(Review(card_id, review.ease, dict(log.to_dict()), at), state)
+                brought += 1
+    return brought
 
 
 def _about(note: AnkiNote) -> str:

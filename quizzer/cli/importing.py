@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from quizzer.cli.common import JsonOption, screen_for, workspace_for
+from quizzer.cli.common import DbOption, JsonOption, screen_for, workspace_for
 
 app = typer.Typer(name="import", help="Import cards from Anki.", no_args_is_help=True)
 
@@ -23,6 +23,14 @@ def anki(
         Path,
         typer.Option("--to", metavar="DIR", help="Folder to write the cards in (created)."),
     ],
+    with_history: Annotated[
+        bool,
+        typer.Option(
+            "--with-history",
+            help="Also bring the notes' Anki reviews into your progress (scheduled by FSRS).",
+        ),
+    ] = False,
+    db: DbOption = None,
     json: JsonOption = False,
 ) -> None:
     """Turn every note of an Anki package into a card file in DIR.
@@ -35,7 +43,7 @@ def anki(
     """
     from quizzer.app.importing import import_anki
 
-    result = import_anki(workspace_for(ctx), package, to)
+    result = import_anki(workspace_for(ctx, None, db), package, to, with_history=with_history)
     screen = screen_for(ctx)
     if json:
         screen.json(result.to_dict())

@@ -27,6 +27,8 @@ class ImportScreen(Output):
         for skipped in others:
             about = f' "{skipped.about}"' if skipped.about else ""
             self.warning(f"skipped note{about} ({skipped.note}): {skipped.reason}")
+        if result.reviews_imported:
+            self.note(f"{counted(result.reviews_imported, 'Anki review')} added to your progress")
         if result.media_skipped:
             self.note(f"{counted(result.media_skipped, 'media file')} not copied")
         self.note(f"next: quizzer validate {result.folder}  ·  quizzer quiz --deck {result.folder}")
