@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import re
 
 import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.cards.yamldoc import _CORE_RESOLVERS, Position, YamlError, load_yaml
+from quizzer.cards.yamldoc import Position, YamlError, load_yaml
 
 
 def test_positions_of_nested_values_and_keys():
@@ -101,18 +100,9 @@ documents = st.recursive(
 )
 
 
-class _QuotingDumper(yaml.SafeDumper):
-    """safe_dump that also quotes text YAML 1.2 reads as another type (``1e5``, ``0o7``),
-    so that the document means the same to a YAML 1.1 and a YAML 1.2 reader."""
-
-
-for _tag, _pattern, _first in _CORE_RESOLVERS:
-    _QuotingDumper.add_implicit_resolver(_tag, re.compile(_pattern), _first)
-
-
 @given(st.dictionaries(st.text(min_size=1, max_size=8), documents, max_size=5))
 def test_round_trip_matches_safe_load(data):
-    text = yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True)
+    text = yaml.safe_dump(data, allow_unicode=True)
     assert load_yaml(text).data == yaml.safe_load(text)
 
 
@@ -120,21 +110,25 @@ def test_round_trip_matches_safe_load(data):
     ("plain", "value"),
     [
         ("true", True), ("False", False), ("TRUE", True),
-        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("y", "y"), ("N", "N"),
-        ("012", 12), ("0o12", 10), ("0x1F", 31), ("-3", -3), ("+7", 7),
-        ("1:30", "1:30"), ("1_000", "1_000"), ("0b101", "0b101"),
-        ("1.5", 1.5), ("1e5", 100000.0), (".5", 0.5), ("-.inf", float("-inf")),
-        ("~", None), ("null", None), ("", None), ("2017-01-01", "2017-01-01"),
+        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("Yes", "Yes"),
+        ("NO", "NO"), ("y", "y"), ("N", "N"),
+        ("12", 12), ("-3", -3), ("1.5", 1.5), ("~", None), ("null", None), ("", None),
+        ("-1e9", "-1e9"),  # as PyYAML writes it unquoted: it must read back as text
     ],
 )  # fmt: skip
-def test_plain_scalars_are_read_as_yaml_1_2_reads_them(plain, value):
+def test_only_true_and_false_are_booleans_as_in_yaml_1_2(plain, value):
     assert load_yaml(f"key: {plain}").data == {"key": value}
 
 
+@given(st.lists(st.sampled_from(["yes", "no", "on", "off", "-1e9", "1e5", "0o12", "true"])))
+def test_what_pyyaml_writes_reads_back_the_same(words):
+    assert load_yaml(yaml.safe_dump({"words": words})).data == {"words": words}
+
+
 def test_quoted_and_tagged_scalars_keep_their_type():
-    assert load_yaml('a: "true"\nb: \'012\'\nc: !!str 12\nd: !!int "7"').data == {
+    assert load_yaml('a: "true"\nb: \'no\'\nc: !!str 12\nd: !!int "7"').data == {
         "a": "true",
-        "b": "012",
+        "b": "no",
         "c": "12",
         "d": 7,
     }
@@ -166,18 +160,12 @@ def test_arbitrary_text_raises_only_yaml_error(text):
 
 @pytest.mark.parametrize(
     "text",
-    # (YAML 1.2 has no underscores in numbers: "+1_01_0..." is text, so the signed case
-    # that had them is written without.)
-    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "10" * 3000],
+    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "1_0" * 3000],
 )
 def test_an_integer_too_long_for_python_is_a_located_error(text):
     with pytest.raises(YamlError, match="number too long") as caught:
         load_yaml(text)
     assert caught.value.position.line == text.count("\n") + 1
-
-
-def test_a_long_number_with_underscores_is_text_in_yaml_1_2():
-    assert load_yaml("key: +" + "1_0" * 3000).data == {"key": "+" + "1_0" * 3000}
 
 
 def test_a_long_integer_in_quotes_is_text():

@@ -10,10 +10,9 @@ Only the YAML core types are constructed. Any other tag (``!!python/...``,
 custom ``!tags``) is an error and is never executed. Aliases are allowed
 but the expanded document is capped in size, so an alias bomb fails fast.
 
-Plain scalars are read as YAML 1.2 reads them (its core schema), as editors
-and the card schema do, not as PyYAML's YAML 1.1: only ``true`` and ``false``
-are booleans (``yes``, ``no``, ``on``, ``off`` are words), ``012`` is twelve,
-and ``1:30`` or ``1_000`` are text.
+Booleans are read as YAML 1.2 (and so editors and the card schema) reads
+them, not as PyYAML's YAML 1.1: only ``true`` and ``false`` are booleans;
+``yes``, ``no``, ``on``, ``off``, ``y`` and ``n`` are words.
 """
 
 from __future__ import annotations
@@ -45,41 +44,28 @@ _SAFE_SCALAR_TAGS = {
 _MAP_TAG = "tag:yaml.org,2002:map"
 
 _SEQ_TAG = "tag:yaml.org,2002:seq"
-_INT_TAG = "tag:yaml.org,2002:int"
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
 
 
 class _CoreLoader(_Loader):
-    """PyYAML's loader with the YAML 1.2 core schema's resolvers instead of YAML 1.1's."""
+    """PyYAML's loader with YAML 1.2's booleans: only true and false (any case).
 
-    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {}
+    Numbers keep PyYAML's reading: files written by PyYAML's own dumper (and
+    by quizzer) quote only what YAML 1.1 would misread, so ``-1e9`` written
+    there unquoted must still read back as the text it was.
+    """
+
+    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {
+        first: [(tag, pattern) for tag, pattern in resolvers if tag != _BOOL_TAG]
+        for first, resolvers in _Loader.yaml_implicit_resolvers.items()
+    }
 
 
-#: The YAML 1.2 core schema: which plain scalars are not text, by their whole spelling.
-_CORE_RESOLVERS = (
-    # Not YAML 1.2, but found and refused with its own message (merge keys).
-    ("tag:yaml.org,2002:merge", r"^(?:<<)$", ["<"]),
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
-    (_INT_TAG, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    (
-        "tag:yaml.org,2002:float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        list("-+.0123456789"),
-    ),
+_CoreLoader.add_implicit_resolver(
+    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
-for _tag, _pattern, _first in _CORE_RESOLVERS:
-    _CoreLoader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
-
-
-def core_int(text: str) -> int:
-    """An integer as YAML 1.2 writes it: decimal (leading zeros and all), 0o or 0x."""
-    text = text.replace("_", "") if not text.startswith(("0o", "0x")) else text
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text, 10)
 
 
 #: Upper bound on nodes visited while expanding a document (aliases included).
@@ -165,8 +151,6 @@ class _Builder:
         if node.tag not in _SAFE_SCALAR_TAGS:
             raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
         try:
-            if node.tag == _INT_TAG:  # YAML 1.2: 012 is twelve, 0o12 is ten
-                return core_int(str(node.value))
             return self._scalars.construct_object(node, deep=True)
         except ValueError:
             # Python refuses to turn a decimal string of over 4,300 digits into an int.
