@@ -106,6 +106,52 @@ def test_round_trip_matches_safe_load(data):
     assert load_yaml(text).data == yaml.safe_load(text)
 
 
+@pytest.mark.parametrize(
+    ("plain", "value"),
+    [
+        ("true", True), ("False", False), ("TRUE", True),
+        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("Yes", "Yes"),
+        ("NO", "NO"), ("y", "y"), ("N", "N"),
+        ("12", 12), ("-3", -3), ("1.5", 1.5), ("~", None), ("null", None), ("", None),
+        ("-1e9", "-1e9"),  # as PyYAML writes it unquoted: it must read back as text
+    ],
+)  # fmt: skip
+def test_only_true_and_false_are_booleans_as_in_yaml_1_2(plain, value):
+    assert load_yaml(f"key: {plain}").data == {"key": value}
+
+
+@given(st.lists(st.sampled_from(["yes", "no", "on", "off", "-1e9", "1e5", "0o12", "true"])))
+def test_what_pyyaml_writes_reads_back_the_same(words):
+    assert load_yaml(yaml.safe_dump({"words": words})).data == {"words": words}
+
+
+def test_quoted_and_tagged_scalars_keep_their_type():
+    assert load_yaml('a: "true"\nb: \'no\'\nc: !!str 12\nd: !!int "7"').data == {
+        "a": "true",
+        "b": "no",
+        "c": "12",
+        "d": 7,
+    }
+
+
+def test_an_answer_of_no_is_the_word_no(write_card):
+    from quizzer.cards.deck import load_card_file
+
+    path = write_card(
+        """\
+        id: yes-or-no
+        title: A word that YAML 1.1 reads as false
+        prompt: "Is 2 prime? {{reply}}"
+        blanks:
+          reply: {answer: no, also: [on, off]}
+        """
+    )
+    loaded, problems = load_card_file(path)
+    assert problems == [] and loaded is not None
+    assert loaded.card.blanks["reply"].answer == "no"
+    assert loaded.card.blanks["reply"].also == ["on", "off"]
+
+
 @given(st.text(max_size=200))
 def test_arbitrary_text_raises_only_yaml_error(text):
     with contextlib.suppress(YamlError):
@@ -124,3 +170,33 @@ def test_an_integer_too_long_for_python_is_a_located_error(text):
 
 def test_a_long_integer_in_quotes_is_text():
     assert load_yaml('x: "' + "9" * 5000 + '"').data == {"x": "9" * 5000}
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line", "column"),
+    [
+        (
+            'tags:\n  - "quoted" phrase\n',
+            "quote the whole item: - '\"quoted\" phrase'",
+            2,
+            14,
+        ),
+        ("hint: note: this\n", "a ': ' inside a value needs quotes: hint: \"note: this\"", 1, 11),
+        ("prompt: \"x\" y\n", "quote the whole value: prompt: '\"x\" y'", 1, 13),
+        ("blanks:\n\tx: 1\n", "use spaces, not tabs, to indent", 2, 1),
+    ],
+)
+def test_common_mistakes_say_what_to_do(text, message, line, column):
+    with pytest.raises(YamlError) as caught:
+        load_yaml(text)
+    assert caught.value.message == f"invalid YAML: {message}"
+    assert caught.value.position == Position(line, column)
+
+
+def test_validate_names_the_fix_at_path_line_column(invoke, write_card):
+    path = write_card("id: x\ntitle: T\nprompt: \"{{a}}\"\nblanks:\n  a: {answer: x}\nhint: a: b\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:6:8: invalid YAML: a ': ' inside a value needs quotes: hint: \"a: b\"" in (
+        result.output
+    )

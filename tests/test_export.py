@@ -43,10 +43,14 @@ def test_anki_export_of_the_whole_deck(invoke, tmp_path):
     by_id = {fields[2]: (guid, fields, tags) for guid, fields, tags in found}
     guid, (text, extra, card_id), tags = by_id["attention"]
     assert card_id == "attention"
+    # the hints follow the prompt, folded away until clicked
+    assert '<details class="hints"><summary>Hints</summary>' in text
+    assert "[1] Each score is a sum of d_k products" in html.unescape(text)
     import genanki
 
     assert guid == genanki.guid_for("attention")  # stable: derived from the card id
-    assert text.index("{{c1::sqrt(d_k)::") < text.index("{{c2::V::")
+    # no hint inside a cloze: Anki would print it in place of the blank
+    assert text.index("{{c1::sqrt(d_k)}}") < text.index("{{c2::V}}")
     assert "\\(\\sqrt{d_{k}}\\)" in html.unescape(extra)  # MathJax on the back
     for heading in (
         "Explanation",
@@ -107,7 +111,7 @@ TRICKY = Card.model_validate(
 
 
 def test_cloze_text_gives_anki_exactly_the_blanks_with_their_answers_and_hints():
-    text = cloze_text(TRICKY)
+    text = cloze_text(TRICKY, hints=True)
     assert "&lt;b&gt;bold&lt;/b&gt; &amp;" in text
     assert anki_clozes(text) == [
         (1, "\\frac{1}{\\sqrt{y}}", "a :: b }} c }"),
@@ -158,7 +162,7 @@ def test_back_shows_code_as_code_and_the_cloze_keeps_precedence():
     back = back_extra(card)
     assert '<pre><code class="language-python">import numpy as np\nassert np.all(1 &lt; 2)' in back
     adam = load_card_file(REPO / "content" / "training" / "adam-bias-correction.yaml")[0].card
-    assert "m_t / ({{c1::1 - beta1^t::" in cloze_text(adam)
+    assert "m_t / ({{c1::1 - beta1^t}})" in cloze_text(adam)
 
 
 def test_markdown_sheet_matches_the_snapshot():

@@ -1,7 +1,7 @@
 """The architecture of docs/architecture.md, checked on the source: imports point down only.
 
 Every part of the package has its own rank, top to bottom:
-__main__ → launch → the package top → cli → ui → app → study → export → progress
+__main__ → launch → the package top → cli → ui → app → study → imports → export → progress
 → answers → cards → names → files → errors → version. A module may import its
 own part or any part ranked below it, never one above nor one beside it; the
 module import graph (lazy imports inside functions included) has no cycle; and
@@ -29,6 +29,7 @@ STACK = (
     "answers",
     "progress",
     "export",
+    "imports",
     "study",
     "app",
     "ui",

@@ -9,13 +9,18 @@ position.
 Only the YAML core types are constructed. Any other tag (``!!python/...``,
 custom ``!tags``) is an error and is never executed. Aliases are allowed
 but the expanded document is capped in size, so an alias bomb fails fast.
+
+Booleans are read as YAML 1.2 (and so editors and the card schema) reads
+them, not as PyYAML's YAML 1.1: only ``true`` and ``false`` are booleans;
+``yes``, ``no``, ``on``, ``off``, ``y`` and ``n`` are words.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import yaml
 
@@ -37,7 +42,31 @@ _SAFE_SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
 }
 _MAP_TAG = "tag:yaml.org,2002:map"
+
 _SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
+class _CoreLoader(_Loader):
+    """PyYAML's loader with YAML 1.2's booleans: only true and false (any case).
+
+    Numbers keep PyYAML's reading: files written by PyYAML's own dumper (and
+    by quizzer) quote only what YAML 1.1 would misread, so ``-1e9`` written
+    there unquoted must still read back as the text it was.
+    """
+
+    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {
+        first: [(tag, pattern) for tag, pattern in resolvers if tag != _BOOL_TAG]
+        for first, resolvers in _Loader.yaml_implicit_resolvers.items()
+    }
+
+
+_CoreLoader.add_implicit_resolver(
+    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
 
 #: Upper bound on nodes visited while expanding a document (aliases included).
 MAX_NODES = 50_000
@@ -153,6 +182,38 @@ class _Builder:
         return result
 
 
+def _friendly(problem: str, text: str, position: Position) -> str:
+    """The parser's complaint as what to do, for the mistakes people make most.
+
+    A list item or value that starts with a quote but goes on after it (``- "a" b``),
+    a ``: `` inside a plain value, a tab in the indentation: PyYAML's words
+    for these ("did not find expected '-' indicator", "mapping values are not
+    allowed", "cannot start any token") do not say what is wrong.
+    """
+    lines = text.splitlines()
+    line = lines[position.line - 1] if 0 < position.line <= len(lines) else ""
+    stripped = line.strip()
+    if "cannot start any token" in problem and "\t" in line[: max(position.column, 1)]:
+        return "use spaces, not tabs, to indent"
+    if "expected '-' indicator" in problem and stripped.startswith(('- "', "- '")):
+        return f"quote the whole item: - {_quoted(stripped[2:])}"
+    if "mapping values are not allowed" in problem:
+        key, _, value = stripped.partition(": ")
+        return f"a ': ' inside a value needs quotes: {key}: {_quoted(value)}"
+    if "did not find expected key" in problem and ": " in stripped:
+        key, _, value = stripped.partition(": ")
+        if value.startswith(('"', "'")):
+            return f"quote the whole value: {key}: {_quoted(value)}"
+    return problem
+
+
+def _quoted(text: str) -> str:
+    """The text as written, quoted whole: in double quotes, or single ones if it has any."""
+    if '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
+
+
 def load_yaml(text: str) -> YamlDoc:
     """Parse one YAML document into plain data with positions.
 
@@ -160,7 +221,7 @@ def load_yaml(text: str) -> YamlDoc:
     tags, duplicate keys and oversized documents.
     """
     try:
-        loader = _Loader(text)
+        loader = _CoreLoader(text)
         try:
             node = loader.get_single_node()
         finally:
@@ -169,7 +230,7 @@ def load_yaml(text: str) -> YamlDoc:
         mark = error.problem_mark or error.context_mark
         position = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
         message = error.problem or error.context or "invalid YAML"
-        raise YamlError(f"invalid YAML: {message}", position) from None
+        raise YamlError(f"invalid YAML: {_friendly(message, text, position)}", position) from None
     except yaml.YAMLError as error:  # reader errors: control characters and the like
         raise YamlError(f"invalid YAML: {error}", Position(1, 1)) from None
     builder = _Builder()

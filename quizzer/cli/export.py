@@ -66,12 +66,21 @@ def markdown(
     tag: TagsOption = None,
     deck: DeckOption = None,
     search: SearchOption = None,
+    brief: Annotated[
+        bool,
+        typer.Option(
+            "--brief",
+            help="Only the formula, 60-second review, red flags and follow-up questions.",
+        ),
+    ] = False,
 ) -> None:
-    """Write a printable Markdown study sheet: formulas, bullets, red flags, follow-ups.
+    """Write a Markdown study sheet: formulas, explanations, red flags, follow-ups.
 
+    With --brief, a printable revision sheet: per card the formula, the 60-second
+    review, the red flags and the follow-up questions.
     Example: [bold]quizzer export markdown sheet.md attention layer-norm[/bold]
     """
-    _export(ctx, "markdown", out, cards, tag, deck, search)
+    _export(ctx, "markdown-brief" if brief else "markdown", out, cards, tag, deck, search)
 
 
 @app.command("json")

@@ -6,16 +6,19 @@ Nothing here prints; each function writes one file (or returns text).
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import re
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quizzer.cards.model import GAP, Card, Source
 from quizzer.cards.sections import Depth, Section, citation, sections_to
 from quizzer.files import FileProblem, atomic_writer
+from quizzer.names import is_notation
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -35,6 +38,8 @@ _CLOZE_CSS = """\
 .extra ul { margin-top: 0.2em; }
 .extra pre { font-size: 14px; background: #f5f5f5; padding: 0.5em; overflow-x: auto; }
 .nightMode .extra pre { background: #2a2a2a; }
+.hints { font-size: 15px; color: #555; margin-top: 0.6em; }
+.hints summary { cursor: pointer; color: #1565c0; }
 """
 
 
@@ -55,9 +60,32 @@ def _cloze_inner(text: str) -> str:
     return html.escape(text).translate(_CLOZE_INNER)
 
 
-def cloze_text(card: Card) -> str:
-    """The prompt as Anki cloze text: each blank a numbered cloze with its hint.
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
+
+def authored(card: Card, answer: str) -> str:
+    """An answer in the author's notation: each symbol that declares a written
+    notation (``P_B_A`` with ``P(B|A)``) spelled that way, the rest as written."""
+    notations = {
+        name: next((alias for alias in symbol.aliases if is_notation(alias)), None)
+        for name, symbol in card.symbols.items()
+    }
+
+    def spell(match: re.Match[str]) -> str:
+        return notations.get(match.group(0)) or match.group(0)
+
+    return _NAME.sub(spell, answer)
+
+
+def cloze_text(card: Card, *, hints: bool = False) -> str:
+    """The prompt as Anki cloze text: each blank a numbered cloze, its answer in the
+    author's notation.
+
+    A hint is not in the cloze: Anki would print it in place of the blank, where
+    quizzer gives it only when asked. The hints follow the prompt, folded away
+    until clicked (``hints=True`` puts them back in the clozes, as
+    ``{{c1::answer::hint}}``). They are in the Text field rather than a field of
+    their own, so the note type keeps its fields and earlier exports still update.
     Where precedence needs it, the brackets go around the cloze, not inside it,
     so the back reads ``m_t / (1 - beta1^t)`` and the typed answer stays the blank's.
     """
@@ -69,8 +97,9 @@ def cloze_text(card: Card) -> str:
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
         blank = card.blanks[name]
-        hint = f"::{_cloze_inner(blank.hint)}" if blank.hint else ""
-        cloze = f"{{{{c{numbers[name]}::{_cloze_inner(blank.answer)}{hint}}}}}"
+        hint = f"::{_cloze_inner(blank.hint)}" if blank.hint and hints else ""
+        answer = _cloze_inner(authored(card, blank.answer))
+        cloze = f"{{{{c{numbers[name]}::{answer}{hint}}}}}"
         return f"({cloze})" if fitted[name] != blank.answer else cloze
 
     pieces = [f'<div class="title">{_text(card.title)}</div>']
@@ -80,13 +109,15 @@ def cloze_text(card: Card) -> str:
         pieces.append(replace(match))
         last = match.end()
     pieces.append(_text(card.prompt[last:]))
+    if not hints:
+        pieces.append(hints_html(card))
     return "".join(pieces)
 
 
 def _latex(card: Card, blank: str) -> str | None:
     """The blank's answer as LaTeX, when it is a formula quizzer can read."""
     try:
-        from sympy import latex
+        from sympy import evaluate, latex
 
         from quizzer.answers.judge import symbol_table
         from quizzer.answers.symbolic import to_sympy
@@ -95,11 +126,47 @@ def _latex(card: Card, blank: str) -> str | None:
         table = symbol_table(card)
         try:
             tree = parse(card.blanks[blank].answer, table, expand=False)
-            return str(latex(to_sympy(tree, table)))
+            # Unevaluated, so 2^(-24) stays 2^{-24} rather than 1/16777216.
+            with evaluate(False):
+                expr = to_sympy(tree, table)
+            return str(latex(expr, order="none", symbol_names=_latex_names(card, expr)))
         except AnswerError:
             return None
     except Exception:  # a printer gap must not stop an export
         return None
+
+
+def _latex_names(card: Card, expr: Any) -> dict[Any, str]:
+    """How each symbol of ``expr`` is printed: a declared notation as written
+    (``P(B|A)``), a multi-letter name upright (``\\mathrm{lam}``) rather than a run of
+    italic letters; SymPy's own printing for the rest (``d_{k}``, ``\\beta_{1}``)."""
+    from sympy.printing.latex import latex as to_latex
+
+    names: dict[Any, str] = {}
+    for symbol in expr.free_symbols:
+        spec = card.symbols.get(symbol.name)
+        notation = next((a for a in spec.aliases if is_notation(a)), None) if spec else None
+        base = symbol.name.split("_")[0]
+        if notation:
+            names[symbol] = "\\text{" + notation.replace("\\", "") + "}"
+        elif len(base) > 1 and to_latex(symbol.func(base)) == base:
+            rest = symbol.name[len(base) :].replace("_", " ").strip()
+            names[symbol] = f"\\mathrm{{{base}}}" + (f"_{{{rest}}}" if rest else "")
+    return names
+
+
+def hints_html(card: Card) -> str:
+    """Each blank's hint, numbered as its cloze, folded away until clicked (an HTML
+    ``<details>``, which every Anki client shows); empty when no blank has a hint."""
+    items = [
+        f"<li>[{index}] {_text(blank.hint)}</li>"
+        for index, blank in enumerate(card.blanks.values(), start=1)
+        if blank.hint
+    ]
+    if not items:
+        return ""
+    return f'<details class="hints"><summary>Hints</summary><ul>{"".join(items)}</ul></details>'
+
 
 
 def back_extra(card: Card) -> str:
@@ -109,7 +176,7 @@ def back_extra(card: Card) -> str:
     escaped, never passed through).
     """
     parts = ['<div class="extra">', "<h4>Answers</h4>", _answers(card)]
-    for section in sections_to(Depth.STUDY):
+    for section in sections_to(Depth.REFERENCE):
         body = _section_html(card, section)
         if body:
             parts.append(f"<h4>{html.escape(section.title)}</h4>{body}")
@@ -133,9 +200,12 @@ def _answers(card: Card) -> str:
         tex = _latex(card, name)
         shown = f"\\({html.escape(tex)}\\) " if tex else ""
         forms = accepted_forms(card, name)
-        also = ", ".join(f"<code>{html.escape(form)}</code>" for form in forms[1:])
+        written = authored(card, blank.answer)
+        others = forms[1:] if written == blank.answer else forms
+        also = ", ".join(f"<code>{html.escape(form)}</code>" for form in others)
         items.append(
-            f"<li><b>{html.escape(name)}</b>: {shown}<code>{html.escape(blank.answer)}</code>"
+            f"<li><b>{html.escape(name)}</b>: {shown}"
+            f"<code>{html.escape(authored(card, blank.answer))}</code>"
             + (f"<br>also accepted by quizzer: {also}" if also else "")
             + "</li>"
         )
@@ -190,11 +260,37 @@ def anki_tags(card: Card, deck: str) -> list[str]:
     return [re.sub(r"\s+", "_", tag) for tag in dict.fromkeys(tags)]
 
 
-def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
+#: What an export remembers of each note it wrote: the hash of the note's content and the
+#: modification time it was given, by GUID (see :func:`write_anki`).
+NoteTimes = MutableMapping[str, tuple[str, int]]
+
+
+def _timed_note(modified: int, **fields: Any) -> Any:
+    """A genanki note written with its own modification time instead of the package's."""
+    import genanki
+
+    class TimedNote(genanki.Note):
+        def write_to_db(self, cursor: Any, timestamp: float, deck_id: int, id_gen: Any) -> None:
+            super().write_to_db(cursor, modified, deck_id, id_gen)
+
+    return TimedNote(**fields)
+
+
+def _content_hash(fields: Sequence[str], tags: Sequence[str]) -> str:
+    return hashlib.sha256("\x1f".join([*fields, " ".join(tags)]).encode("utf-8")).hexdigest()
+
+
+def write_anki(
+    cards: Sequence[tuple[Card, str]], path: Path, times: NoteTimes | None = None
+) -> int:
     """Write an .apkg with one cloze note per card. Returns the number of notes.
 
     Notes are identified by a GUID derived from the card id, so importing a
-    newer export updates notes instead of duplicating them.
+    newer export updates notes instead of duplicating them. Anki updates a note
+    only when the package's copy is newer, and then replaces its fields and its
+    tags with the package's. So a note whose content is unchanged since the last
+    export keeps the modification time it had (from ``times``, which is updated
+    in place): Anki leaves it alone, with the tags and edits the learner made.
     """
     import genanki
 
@@ -202,6 +298,8 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
         ANKI_MODEL_ID,
         "quizzer cloze (type in)",
         model_type=genanki.Model.CLOZE,
+        # The fields and templates must stay as they are: Anki will not update the notes
+        # of an earlier export whose note type has other fields (it reports a conflict).
         fields=[{"name": "Text"}, {"name": "Back Extra"}, {"name": "Card id"}],
         templates=[
             {
@@ -213,18 +311,22 @@ def write_anki(cards: Sequence[tuple[Card, str]], path: Path) -> int:
         css=_CLOZE_CSS,
     )
     deck = genanki.Deck(ANKI_DECK_ID, ANKI_DECK_NAME)
+    now = int(time.time())
+    times = {} if times is None else times
     for card, deck_name in cards:
-        deck.add_note(
-            genanki.Note(
-                model=model,
-                fields=[cloze_text(card), back_extra(card), card.id],
-                tags=anki_tags(card, deck_name),
-                guid=genanki.guid_for(card.id),
-            )
-        )
+        fields = [cloze_text(card), back_extra(card), card.id]
+        tags = anki_tags(card, deck_name)
+        guid = genanki.guid_for(card.id)
+        digest = _content_hash(fields, tags)
+        known = times.get(guid)
+        modified = known[1] if known and known[0] == digest else now
+        times[guid] = (digest, modified)
+        deck.add_note(_timed_note(modified, model=model, fields=fields, tags=tags, guid=guid))
     try:
         with atomic_writer(path) as out:
             genanki.Package(deck).write_to_file(out)
     except sqlite3.Error as error:  # genanki builds the collection in a temporary SQLite file
         raise FileProblem(f"cannot write {path}: {error}", str(error)) from None
     return len(cards)
+
+

@@ -1,0 +1,1 @@
+"""Reading other tools' decks into quizzer cards (Anki packages)."""
