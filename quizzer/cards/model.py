@@ -416,6 +416,8 @@ MAX_BLANKS = 100
 #: Characters in a card id: it names files (exports, sheets) and fills a column of ``list``.
 MAX_ID_CHARS = 100
 MAX_ENTRIES = 200
+#: Characters in one accepted word or phrase (``also``, ``concepts``).
+MAX_PHRASE_CHARS = 300
 #: How far an integer symbol's range may reach: past 2**53 a float no longer
 #: holds every integer, and the sampler draws integers as 64-bit numbers.
 MAX_INTEGER_BOUND = 2**53
@@ -450,6 +452,16 @@ def size_problems(card: Card) -> list[CardProblem]:
                         at_key=True,
                     )
                 )
+        phrases = [*blank.also, *(word for group in blank.concepts for word in group)]
+        if any(len(phrase) > MAX_PHRASE_CHARS for phrase in phrases):
+            problems.append(
+                CardProblem(
+                    ("blanks", name),
+                    f"card too large: blank '{name}' accepts a phrase of over"
+                    f" {MAX_PHRASE_CHARS} characters",
+                    at_key=True,
+                )
+            )
     for name, symbol in card.symbols.items():
         bounds = [bound for bound in symbol.range or () if bound is not None]
         if symbol.integer and any(abs(bound) > MAX_INTEGER_BOUND for bound in bounds):

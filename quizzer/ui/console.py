@@ -27,9 +27,7 @@ _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 #: Characters that would act on the terminal rather than show: C0 controls but
 #: newline and tab, DEL, C1 controls, and the bidirectional overrides and
 #: isolates that reorder what follows them (a card could hide text with them).
-_INVISIBLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(text: str) -> str:
@@ -46,6 +44,22 @@ def visible(text: str) -> str:
 def _spelled(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+#: A run of characters without a space longer than this is cut in an error line.
+_LONGEST_WORD = 120
+_LONG_WORD = re.compile(r"\S{" + str(_LONGEST_WORD + 1) + ",}")
+
+
+def _one_line(message: str) -> str:
+    """``message`` with controls visible (Rich would drop a bell) and long names cut.
+
+    A 5,000-character id or path named in an error is shown by its start and end.
+    """
+    return _LONG_WORD.sub(
+        lambda m: m.group()[: _LONGEST_WORD // 2] + "…" + m.group()[-_LONGEST_WORD // 4 :],
+        visible(message),
+    )
 
 
 def setup_streams() -> None:
@@ -179,11 +193,15 @@ class Output:
 
     def error(self, message: str) -> None:
         """The one-line error for a failed command."""
-        self.err.print(Text.assemble(("quizzer: error: ", "bold red"), message), soft_wrap=True)
+        self.err.print(
+            Text.assemble(("quizzer: error: ", "bold red"), _one_line(message)), soft_wrap=True
+        )
 
     def warning(self, message: str) -> None:
         """A one-line warning on standard error."""
-        self.err.print(Text.assemble(("quizzer: warning: ", "yellow"), message), soft_wrap=True)
+        self.err.print(
+            Text.assemble(("quizzer: warning: ", "yellow"), _one_line(message)), soft_wrap=True
+        )
 
     def note(self, message: str) -> None:
         """A dim line on standard error: where things are, what to do next."""
