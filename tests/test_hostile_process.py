@@ -87,7 +87,6 @@ ENVIRONMENTS = {
 def test_output_never_fails_on_an_encoding(tmp_path, deck, environment):
     env = {**ENVIRONMENTS[environment], "QUIZZER_DB": str(tmp_path / "p.db")}
     for args, expected in (
-        (["list", "--deck", str(deck)], 0),
         (["show", "--deck", str(deck), "two-blanks"], 0),
         (["check", "--deck", str(deck), "two-blanks", "-a", "gradient", "-a", "√m·m"], 1),
     ):
@@ -104,8 +103,15 @@ BAD_BYTES = {
 }
 
 
-@pytest.mark.parametrize("name", list(BAD_BYTES))
-@pytest.mark.parametrize("environment", ["LC_ALL=C", "PYTHONIOENCODING=ascii"])
+@pytest.mark.parametrize(
+    ("name", "environment"),
+    [
+        ("invalid byte", "LC_ALL=C"),
+        ("CESU surrogate", "PYTHONIOENCODING=ascii"),
+        ("overlong slash", "LC_ALL=C"),
+        ("lone continuation", "PYTHONIOENCODING=latin-1"),
+    ],
+)
 def test_stdin_that_is_not_utf8_is_judged_and_every_attempt_is_stored(
     tmp_path, deck, name, environment
 ):
@@ -198,11 +204,10 @@ def test_escape_sequences_reach_no_real_terminal_output(tmp_path):
 # -- items 1, 2, 6 (the store's), from the installed command ---------------------------
 
 
-def _db_with_one_attempt(tmp_path: Path) -> Path:
-    db = tmp_path / "p.db"
-    done = run("quiz", "attention", "--tries", "1", input=b"d_k\n", env={"QUIZZER_DB": str(db)})
-    assert_clean(done.returncode, 0, done.stderr.decode())
-    return db
+def _db_with_one_attempt(tmp_path: Path, state: str | None = None) -> Path:
+    from tests.test_progress_damaged import db_with
+
+    return db_with(tmp_path / "p.db", state=state)
 
 
 @pytest.mark.parametrize(
@@ -225,25 +230,29 @@ def test_no_export_replaces_the_progress_database(tmp_path, writer):
     assert attempts(db)
 
 
+DAMAGED = {
+    "garbage": '{"not json',
+    "wrong shape": "[1, 2]",
+    "stability 0": json.dumps({"card_id": 1, "state": 2, "stability": 0}),
+}
+
+
 @pytest.mark.parametrize(
-    "state",
-    ['{"not json', "[1, 2]", json.dumps({"card_id": 1, "state": 2, "stability": 0})],
-    ids=["garbage", "wrong shape", "stability 0"],
+    ("state", "args"),
+    [
+        ("garbage", ["list"]),
+        ("wrong shape", ["stats"]),
+        ("stability 0", ["review", "--limit", "1"]),
+        ("garbage", ["progress", "export", "BACKUP"]),
+    ],
+    ids=lambda value: value if isinstance(value, str) else " ".join(value),
 )
-def test_a_damaged_schedule_is_a_warning_not_a_crash(tmp_path, state):
-    db = _db_with_one_attempt(tmp_path)
-    with closing(sqlite3.connect(db)) as connection:
-        connection.execute("UPDATE schedule SET fsrs_card = ?", (state,))
-        connection.commit()
-    env = {"QUIZZER_DB": str(db)}
-    for args in (
-        ["list"],
-        ["stats"],
-        ["review", "--limit", "1"],
-        ["progress", "export", str(tmp_path / "backup.json")],
-    ):
-        done = run(*args, env=env)
-        assert_clean(done.returncode, 0, done.stderr.decode(), done.stdout.decode())
+def test_a_damaged_schedule_is_a_warning_not_a_crash(tmp_path, state, args):
+    db = _db_with_one_attempt(tmp_path, DAMAGED[state])
+    args = [str(tmp_path / "backup.json") if arg == "BACKUP" else arg for arg in args]
+    done = run(*args, env={"QUIZZER_DB": str(db)})
+    assert_clean(done.returncode, 0, done.stderr.decode(), done.stdout.decode())
+    assert "damaged" in done.stderr.decode()
 
 
 @pytest.mark.parametrize("name", [":memory:", "file::memory:"])
