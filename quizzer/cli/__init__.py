@@ -22,7 +22,7 @@ from typer._click import Context as ClickContext
 from typer._click.exceptions import ClickException, UsageError
 from typer.core import TyperGroup
 
-from quizzer.cli import answers, audit, cards, drill, export, overrides, progress, sessions
+from quizzer.cli import answers, audit, cards, drill, export, habits, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.cli.terminal import end_like_ctrl_c_on_signals, ended_by_signal
 from quizzer.errors import ExitCode, QuizzerError
@@ -254,6 +254,7 @@ app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)
+app.add_typer(habits.app)
 
 
 def main() -> None:
