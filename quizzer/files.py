@@ -314,6 +314,10 @@ def _stream(path: Path | str, target: Path) -> Iterator[BinaryIO]:
     try:
         with os.fdopen(descriptor, "wb") as out:
             yield out
+    except BrokenPipeError:
+        # `export json /dev/stdout | head -c 10`: the reader has what it wanted; the
+        # command line exits 0 quietly, as for any output whose reader left.
+        raise
     except OSError as error:
         raise FileProblem(f"cannot write {path}: {reason(error)}", reason(error)) from None
 

@@ -209,4 +209,20 @@ def same_after_normalising(a: Any, b: Any) -> bool:
 
 def canonical(expr: Any) -> str:
     """An exact, unambiguous text of an expression (for fingerprints)."""
-    return sympy.srepr(expr)
+    try:
+        return sympy.srepr(expr)
+    except ValueError:
+        # An integer past Python's 4,300-digit limit on int -> str (factorial(2000)*x);
+        # the answer limits allow 20,000 digits, so allow them for this one text.
+        import sys
+
+        from quizzer.answers.limits import MAX_DIGITS
+
+        previous = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+        if not previous:  # Python without the limit: the first failure was not it
+            raise
+        sys.set_int_max_str_digits(max(previous, 2 * MAX_DIGITS))
+        try:
+            return sympy.srepr(expr)
+        finally:
+            sys.set_int_max_str_digits(previous)

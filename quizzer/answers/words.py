@@ -273,9 +273,15 @@ def _signed(words: list[str]) -> list[str]:
 def _number(word: str) -> Fraction | None:
     if word in NUMBER_WORDS:
         return Fraction(NUMBER_WORDS[word])
-    if _NUMBER.fullmatch(word):
+    # A number of thousands of digits is a word like any other: Python will not even
+    # convert it past 4,300 digits, and no answer means one.
+    if len(word) <= MAX_NUMBER_CHARS and _NUMBER.fullmatch(word):
         return Fraction(word)
     return None
+
+
+#: Characters of the longest number in words read as a value.
+MAX_NUMBER_CHARS = 100
 
 
 def is_rigid(word: str) -> bool:

@@ -193,9 +193,9 @@ def without_set_aside(
 
 
 def _is_path(name: str) -> bool:
-    from quizzer.cards.deck import looks_like_path
+    from quizzer.cards.deck import is_existing_file, looks_like_path
 
-    return looks_like_path(name) or Path(name).is_file()
+    return looks_like_path(name) or is_existing_file(Path(name))
 
 
 def by_level(cards: Sequence[LoadedCard]) -> list[LoadedCard]:

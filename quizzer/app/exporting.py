@@ -112,6 +112,8 @@ def export(workspace: Workspace, format_name: str, out: Path, choice: CardChoice
     chosen = choose_cards(workspace, choice)
     try:
         count = exporter.write(chosen, out, workspace)
+    except BrokenPipeError:
+        raise  # the reader left (`| head -c 10`): the command line exits 0 quietly
     except OSError as error:
         raise QuizzerError(f"cannot write {out}: {error.strerror or error}") from None
     return Exported(count, exporter.unit, out)

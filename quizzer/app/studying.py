@@ -71,6 +71,10 @@ class StudyOptions:
     rate_prompt: bool = True
 
 
+#: Seconds a verdict or fingerprint waits for the warm-up thread before going on without it.
+WARM_UP_WAIT = 5.0
+
+
 class Judges:
     """One judge per card, with SymPy loading in a background thread meanwhile.
 
@@ -108,7 +112,8 @@ class Judges:
 
     def judge_for(self, card: Card) -> CardJudge:
         if self._thread.ident is not None:
-            self._thread.join()
+            # Never wait for ever: a card too slow to warm is judged by a judge of its own.
+            self._thread.join(WARM_UP_WAIT)
         from quizzer.answers import CardJudge
 
         if card.id not in self._judges:

@@ -31,7 +31,7 @@ from quizzer.version import __version__
 CACHE_ENV = "QUIZZER_CACHE"
 CACHE_FILE = "cache.sqlite3"
 #: Cached data written by another quizzer version (or cache layout) is never read.
-FORMAT = f"{__version__}/5"
+FORMAT = f"{__version__}/6"
 #: A second quizzer filling the cache at the same moment waits this long, then skips saving.
 BUSY_SECONDS = 2.0
 

@@ -170,7 +170,7 @@ class Deck:
         broken = sum(1 for p in self.problems if p.severity == "error")
         if not close and broken:
             hint += " (some card files have problems: run 'quizzer validate')"
-        raise CardNotFound(f"unknown card '{card_id}'{hint}")
+        raise CardNotFound(f"unknown card '{_shown(card_id)}'{hint}")
 
     def tags(self) -> list[str]:
         return sorted({tag for loaded in self.cards for tag in loaded.tags})
@@ -478,15 +478,30 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     return None
 
 
+def is_existing_file(path: Path) -> bool:
+    """``path.is_file()``, False for a name the file system refuses (over 255 bytes)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _shown(name: str, most: int = 120) -> str:
+    """A name as an error line shows it: at most ``most`` characters."""
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
 def resolve_card(name: str, sources: Sequence[Path], *, cached: bool = False) -> LoadedCard:
     """A card named by its id or by the path of its file.
 
     Raises :class:`CardNotFound` or :class:`InvalidCard`.
     """
-    if looks_like_path(name) or Path(name).is_file():
+    if looks_like_path(name) or is_existing_file(Path(name)):
         path = Path(name).expanduser()
-        if not path.exists():
-            raise CardNotFound(f"no card file at {name}")
+        try:
+            path.stat()
+        except OSError as error:  # missing, a name over 255 bytes, a folder not readable
+            raise CardNotFound(f"no card file at {_shown(name)}: {error.strerror}") from None
         loaded, problems = load_card_file(path)
         if loaded is None:
             raise InvalidCard(problems)
@@ -503,6 +518,7 @@ __all__ = [
     "bundled_content_dir",
     "card_files",
     "deck_sources",
+    "is_existing_file",
     "load_card_file",
     "load_deck",
     "looks_like_path",

@@ -343,6 +343,7 @@ def card_problems(card: Card) -> list[CardProblem]:
         )
 
     problems.extend(_spelling_clashes(card))
+    problems.extend(size_problems(card))
     for name, symbol in card.symbols.items():
         problems.extend(
             CardProblem(("symbols", name, *field), message)
@@ -406,6 +407,72 @@ def domain_problems(name: str, symbol: Symbol) -> list[tuple[tuple[str, ...], st
     elif symbol.integer and not _holds_an_integer(low, high):
         found.append((("range",), f"'{name}' is an integer but no integer lies inside its range"))
     return found
+
+
+#: The most blanks in one card, and entries of one list in one blank. A card past
+#: these is refused as too large: every entry is judged by ``validate`` and at
+#: each quiz, and a card of thousands is a mistake, not a lesson.
+MAX_BLANKS = 100
+#: Characters in a card id: it names files (exports, sheets) and fills a column of ``list``.
+MAX_ID_CHARS = 100
+MAX_ENTRIES = 200
+#: Characters in one accepted word or phrase (``also``, ``concepts``).
+MAX_PHRASE_CHARS = 300
+#: How far an integer symbol's range may reach: past 2**53 a float no longer
+#: holds every integer, and the sampler draws integers as 64-bit numbers.
+MAX_INTEGER_BOUND = 2**53
+
+
+def size_problems(card: Card) -> list[CardProblem]:
+    """A card too large to judge in reasonable time, and integer ranges too wide to sample."""
+    problems: list[CardProblem] = []
+    if len(card.id) > MAX_ID_CHARS:
+        problems.append(
+            CardProblem(
+                ("id",), f"card id too long: {len(card.id)} characters (at most {MAX_ID_CHARS})"
+            )
+        )
+    if len(card.blanks) > MAX_BLANKS:
+        problems.append(
+            CardProblem(
+                ("blanks",),
+                f"card too large: {len(card.blanks)} blanks (at most {MAX_BLANKS})",
+                at_key=True,
+            )
+        )
+    for name, blank in list(card.blanks.items())[:MAX_BLANKS]:
+        for field in ("also", "concepts", "forbid", "wrong", "examples"):
+            count = len(getattr(blank, field))
+            if count > MAX_ENTRIES:
+                problems.append(
+                    CardProblem(
+                        ("blanks", name, field),
+                        f"card too large: blank '{name}' has {count} '{field}' entries"
+                        f" (at most {MAX_ENTRIES})",
+                        at_key=True,
+                    )
+                )
+        phrases = [*blank.also, *(word for group in blank.concepts for word in group)]
+        if any(len(phrase) > MAX_PHRASE_CHARS for phrase in phrases):
+            problems.append(
+                CardProblem(
+                    ("blanks", name),
+                    f"card too large: blank '{name}' accepts a phrase of over"
+                    f" {MAX_PHRASE_CHARS} characters",
+                    at_key=True,
+                )
+            )
+    for name, symbol in card.symbols.items():
+        bounds = [bound for bound in symbol.range or () if bound is not None]
+        if symbol.integer and any(abs(bound) > MAX_INTEGER_BOUND for bound in bounds):
+            problems.append(
+                CardProblem(
+                    ("symbols", name, "range"),
+                    f"'{name}' is an integer but its range reaches beyond ±2^53"
+                    " (give a narrower range, or leave an end open with null)",
+                )
+            )
+    return problems
 
 
 def _holds_an_integer(low: float | None, high: float | None) -> bool:

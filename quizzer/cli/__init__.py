@@ -19,6 +19,7 @@ import typer
 
 # Typer bundles its own Click: its Context is the type these overrides receive.
 from typer._click import Context as ClickContext
+from typer._click.exceptions import ClickException, UsageError
 from typer.core import TyperGroup
 
 from quizzer.cli import (
@@ -34,6 +35,7 @@ from quizzer.cli import (
     sessions,
 )
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
+from quizzer.cli.terminal import end_like_ctrl_c_on_signals, ended_by_signal
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import protected, skipped_files_reported_to
 from quizzer.version import __version__
@@ -45,6 +47,32 @@ class QuizzerGroup(TyperGroup):
     Doing it here rather than around ``app()`` means tests driving the app
     through ``CliRunner`` see exactly what a user sees.
     """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's main, except that a bad option is one line on stderr (contract item 12).
+
+        Typer would draw Click's usage error as a box of several lines; it is
+        reported here as ``quizzer: error: ...`` with where to look for help.
+        """
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            returned = super().main(args, prog_name, complete_var, False, **extra)
+        except ClickException as error:
+            _report_usage_error(error)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            sys.stderr.write("quizzer: error: aborted\n")
+            sys.exit(1)  # what Click exits with
+        # Not standalone, Click returns an Exit's code instead of leaving with it.
+        sys.exit(returned if isinstance(returned, int) else 0)
 
     def invoke(self, ctx: ClickContext) -> Any:
         # No export may replace the progress database or the deck cache (issue 27).
@@ -59,7 +87,12 @@ class QuizzerGroup(TyperGroup):
                 raise
             screen_for(ctx).error(error.message)
             raise typer.Exit(int(error.exit_code)) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            signalled = ended_by_signal()
+            if signalled is not None:
+                raise typer.Exit(signalled) from None
+            raise  # Typer turns Ctrl-C into 130
+        except (typer.Exit, typer.Abort):
             raise  # Typer turns these into exit codes
         except BrokenPipeError:
             # The reader left (`quizzer show attention | head -1`): what it wanted
@@ -68,11 +101,17 @@ class QuizzerGroup(TyperGroup):
             raise typer.Exit(0) from None
         except OSError as error:
             # Files and the database turn their own failures into QuizzerErrors; what
-            # is left is output that cannot be written (stdout on a full device).
-            if _debug(ctx) or error.errno not in _OUTPUT_FAILURES:
+            # is left is output that cannot be written (stdout on a full device), or
+            # a path the operating system refuses (a name over 255 bytes, a folder
+            # the user may not read): the request was bad, so one line and exit 2.
+            if _debug(ctx):
                 raise
+            signalled = ended_by_signal()
+            if signalled is not None:  # SIGHUP took the terminal away while writing
+                _silence_stdout()
+                raise typer.Exit(signalled) from None
             with contextlib.suppress(OSError):
-                screen_for(ctx).error(f"cannot write the output: {error.strerror or error}")
+                screen_for(ctx).error(_os_error_line(error))
             raise typer.Exit(int(ExitCode.USAGE)) from None
         except Exception as error:  # a bug: one line, the traceback only with --debug
             if _debug(ctx) or _is_click_exception(error):
@@ -91,6 +130,36 @@ def _protected_files(ctx: Any) -> list[Path]:
 
 
 _OUTPUT_FAILURES = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}
+
+
+def _os_error_line(error: OSError) -> str:
+    """The one line for an operating-system error: what failed, on which path."""
+    reason = error.strerror or str(error)
+    if error.errno in _OUTPUT_FAILURES and error.filename is None:
+        return f"cannot write the output: {reason}"
+    if error.filename is None:
+        return reason
+    name = os.fsdecode(error.filename)
+    if len(name) > _SHOWN_PATH:  # a 5,000-character path is not worth a screenful
+        name = name[: _SHOWN_PATH // 2] + "…" + name[-_SHOWN_PATH // 4 :]
+    return f"{reason}: {name}"
+
+
+#: Characters of a path shown in an error line.
+_SHOWN_PATH = 120
+
+
+def _report_usage_error(error: ClickException) -> None:
+    """A bad option or argument: ``quizzer: error: MESSAGE (see 'quizzer CMD -h')``."""
+    from quizzer.ui.console import visible
+
+    message = " ".join(error.format_message().split())
+    context = getattr(error, "ctx", None)
+    command = context.command_path if context is not None else "quizzer"
+    hint = f" (see '{command} -h')" if isinstance(error, UsageError) else ""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"quizzer: error: {visible(message)}{hint}\n")
+        sys.stderr.flush()
 
 
 def _is_click_exception(error: Exception) -> bool:
@@ -202,7 +271,11 @@ app.add_typer(importing.app)
 
 def main() -> None:
     """Console-script entry point."""
+    from quizzer.ui.console import setup_streams
+
     _open_closed_streams()
+    setup_streams()
+    end_like_ctrl_c_on_signals()
     try:
         app(prog_name="quizzer")
     finally:

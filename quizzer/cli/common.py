@@ -42,6 +42,15 @@ NoPagerOption = Annotated[
 ]
 
 
+def finite(ctx: ClickContext, param: typer.CallbackParam, value: float | None) -> float | None:
+    """Refuse ``nan`` for a float option: Click's range check lets it through."""
+    if value is not None and value != value:  # only nan is unequal to itself
+        describe = getattr(param.type, "_describe_range", None)
+        accepted = f" in the range {describe()}" if callable(describe) else ""
+        raise typer.BadParameter(f"nan is not a number{accepted}.")
+    return value
+
+
 def workspace_of(ctx: ClickContext | None) -> Workspace:
     """The workspace the root command built (one from the process's environment, if none)."""
     from quizzer.app.workspace import Workspace

@@ -13,6 +13,7 @@ from quizzer.cli.common import (
     JsonOption,
     SearchOption,
     TagsOption,
+    finite,
     screen_for,
     workspace_for,
 )
@@ -27,7 +28,10 @@ def drill(
     ctx: typer.Context,
     tag: TagsOption = None,
     minutes: Annotated[
-        float, typer.Option("--minutes", "-m", min=0.5, max=240, help="Length of the drill.")
+        float,
+        typer.Option(
+            "--minutes", "-m", min=0.5, max=240, callback=finite, help="Length of the drill."
+        ),
     ] = defaults.DRILL_MINUTES,
     cards: Annotated[
         int, typer.Option("--cards", "-n", min=1, help="Cards to ask.")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from quizzer.cli.terminal import read_line, start_without_interrupts
+from quizzer.cli.terminal import ended_by_signal, read_line, start_without_interrupts
 from quizzer.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -77,6 +77,6 @@ def _one_keys(prompt: Prompt) -> str:
 
 
 def exit_if_interrupted(ended: EndReason) -> None:
-    """Ctrl-C ended the session: exit 130, as a shell expects."""
+    """Ctrl-C ended the session: exit 130 (143 after SIGTERM, 129 after SIGHUP)."""
     if ended == "interrupted":
-        raise typer.Exit(int(ExitCode.INTERRUPTED))
+        raise typer.Exit(ended_by_signal() or int(ExitCode.INTERRUPTED))

@@ -56,8 +56,43 @@ def read_piped_line(stream: TextIO, limit: int = MAX_PIPED_LINE) -> str | None:
     return line[:limit] + CUT
 
 
+#: The signal (SIGTERM, SIGHUP) that ended the command, or None.
+_ended_by: int | None = None
+
+
+def end_like_ctrl_c_on_signals() -> None:
+    """Make SIGTERM and SIGHUP take the way out Ctrl-C takes.
+
+    The handler raises KeyboardInterrupt, so a session ends where it stands
+    exactly as after Ctrl-C: everything answered is saved, the summary is shown
+    (if the terminal is still there) and the command exits 143 or 129, the
+    codes a shell expects of a process those signals ended.
+    """
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, _end_like_ctrl_c)
+
+
+def _end_like_ctrl_c(signum: int, frame: object) -> None:
+    global _ended_by
+    _ended_by = signum
+    raise KeyboardInterrupt
+
+
+def ended_by_signal() -> int | None:
+    """The exit code of a command a SIGTERM or SIGHUP ended (128 + the signal), else None."""
+    return None if _ended_by is None else 128 + _ended_by
+
+
+#: Signals a background thread never takes: they must interrupt the main thread's read.
+_MAIN_THREAD_SIGNALS = {
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+}
+
+
 def start_without_interrupts(thread: threading.Thread) -> None:
-    """Start ``thread`` with SIGINT blocked in it (and in any thread it starts).
+    """Start ``thread`` with SIGINT, SIGTERM and SIGHUP blocked in it (and in its threads).
 
     A new thread inherits its creator's signal mask (OpenBLAS starts its pool
     from the thread that imports numpy), so block SIGINT around the start and
@@ -67,7 +102,7 @@ def start_without_interrupts(thread: threading.Thread) -> None:
     if not hasattr(signal, "pthread_sigmask"):  # Windows: signals go to the main thread
         thread.start()
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _MAIN_THREAD_SIGNALS)
     try:
         thread.start()
     finally:

@@ -8,19 +8,84 @@ drill, ...) are mixins on top of it; :class:`quizzer.ui.screen.Screen` joins the
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from types import ModuleType
 from typing import IO
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.text import Text
 
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+#: Characters that would act on the terminal rather than show: C0 controls but
+#: newline and tab, DEL, C1 controls, and the bidirectional overrides and
+#: isolates that reorder what follows them (a card could hide text with them).
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control or escape character written out (ESC as ``\\x1b``).
+
+    Text from cards and from the command line may hold escape sequences; written
+    raw they would recolour, retitle or clear the learner's terminal.
+    """
+    if not _INVISIBLE.search(text):
+        return text
+    return _INVISIBLE.sub(_spelled, text)
+
+
+def _spelled(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+#: A run of characters without a space longer than this is cut in an error line.
+_LONGEST_WORD = 120
+_LONG_WORD = re.compile(r"\S{" + str(_LONGEST_WORD + 1) + ",}")
+
+
+def _one_line(message: str) -> str:
+    """``message`` with controls visible (Rich would drop a bell) and long names cut.
+
+    A 5,000-character id or path named in an error is shown by its start and end.
+    """
+    return _LONG_WORD.sub(
+        lambda m: m.group()[: _LONGEST_WORD // 2] + "…" + m.group()[-_LONGEST_WORD // 4 :],
+        visible(message),
+    )
+
+
+def setup_streams() -> None:
+    """Make the standard streams unable to fail on an encoding.
+
+    Under ``LC_ALL=C``, ``PYTHONIOENCODING=ascii`` or ``latin-1`` a formula's
+    ``√`` or a Greek letter cannot be encoded: it is written as ``?`` rather
+    than ending the command. Input that is not valid UTF-8 (a stray byte, a
+    CESU surrogate, an overlong form) is read with U+FFFD in its place and
+    judged as written, instead of failing when the attempt is saved.
+    """
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors=errors)
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            encoding = sys.stdin.encoding or "utf-8"
+            # In the C locale Python reads ASCII or UTF-8 with surrogateescape: lone
+            # surrogates that no database or screen accepts. Read UTF-8 then.
+            if codecs.lookup(encoding).name in ("ascii", "utf-8"):
+                encoding = "utf-8"
+            reconfigure(encoding=encoding, errors="replace")
 
 
 def _line_editing(console: Console) -> bool:
@@ -63,7 +128,17 @@ def _leave_signals_to_python(readline: ModuleType) -> None:
 
 
 class _Console(Console):
-    """Rich's console, except that a reader who left early is no failure."""
+    """Rich's console, except that a reader who left early is no failure.
+
+    Every piece of text it writes shows control characters visibly (see
+    :func:`visible`); the styling Rich adds itself is left alone.
+    """
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control else Segment(visible(segment.text), segment.style)
+            for segment in buffer
+        )
 
     def on_broken_pipe(self) -> None:
         # `quizzer show attention | head -1`: Rich points stdout at the null device
@@ -125,11 +200,15 @@ class Output:
 
     def error(self, message: str) -> None:
         """The one-line error for a failed command."""
-        self.err.print(Text.assemble(("quizzer: error: ", "bold red"), message), soft_wrap=True)
+        self.err.print(
+            Text.assemble(("quizzer: error: ", "bold red"), _one_line(message)), soft_wrap=True
+        )
 
     def warning(self, message: str) -> None:
         """A one-line warning on standard error."""
-        self.err.print(Text.assemble(("quizzer: warning: ", "yellow"), message), soft_wrap=True)
+        self.err.print(
+            Text.assemble(("quizzer: warning: ", "yellow"), _one_line(message)), soft_wrap=True
+        )
 
     def note(self, message: str) -> None:
         """A dim line on standard error: where things are, what to do next."""

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from quizzer.ui.console import Output
+from quizzer.ui.console import Output, visible
 from quizzer.ui.widgets import counted, crop
 
 if TYPE_CHECKING:
@@ -33,6 +33,8 @@ class ListingScreen(Output):
         system = None if self.out.no_color else self.out._color_system
 
         def styled(text: str, style: str) -> str:
+            # Written past Rich: control characters from cards are made visible here.
+            text = visible(text)
             return Style.parse(style).render(text, color_system=system) if system else text
 
         width = self.out.width
@@ -63,7 +65,7 @@ class ListingScreen(Output):
                 lines.append(
                     styled(name, "bold cyan")
                     + styled(state, state_style)
-                    + title
+                    + visible(title)
                     + styled(tag_text, "green")
                 )
         stream = self.out.file
