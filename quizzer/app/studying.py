@@ -139,10 +139,10 @@ class Judges:
 def _progress(workspace: Workspace, store: Store | None, mode: str) -> SessionProgress | None:
     if store is None:
         return None
-    from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.schedule import learner_scheduler
     from quizzer.study.recording import SessionProgress
 
-    return SessionProgress(store, make_scheduler(), mode, workspace.clock())
+    return SessionProgress(store, learner_scheduler(store), mode, workspace.clock())
 
 
 def _run(

@@ -62,6 +62,17 @@ MIGRATIONS: list[str] = [
     ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0
         CHECK (overridden IN (0, 1));
     """,
+    # 3 -> 4: the FSRS parameters `quizzer optimize` fitted to this learner (one row; none:
+    # FSRS's defaults). Kept apart from the settings: they are fitted, not chosen.
+    """
+    CREATE TABLE fsrs_parameters (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        parameters TEXT NOT NULL,
+        fitted_at TEXT NOT NULL,
+        reviews INTEGER NOT NULL,
+        tag TEXT
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

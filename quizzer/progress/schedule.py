@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
@@ -20,20 +21,55 @@ from fsrs.card import CardDict
 
 from quizzer.progress.stored import due_time
 
+if TYPE_CHECKING:
+    from quizzer.progress.store import Store
+
 DEFAULT_NEW_PER_DAY = 10
 FORECAST_DAYS = 14
 
 
-def make_scheduler(*, fuzz: bool = True) -> Scheduler:
-    """An FSRS scheduler with its default (FSRS-6) parameters.
+def make_scheduler(
+    *,
+    fuzz: bool = True,
+    parameters: Sequence[float] | None = None,
+    desired_retention: float | None = None,
+) -> Scheduler:
+    """An FSRS scheduler: FSRS-6's default parameters, or the learner's fitted ones.
 
     Args:
         fuzz: Spread due dates a little, so cards learnt together do not stay together.
+        parameters: The 21 weights ``quizzer optimize`` saved; None: FSRS's defaults.
+        desired_retention: The recall probability reviews aim at; None: FSRS's 0.9.
 
     Returns:
         The scheduler every review and retrievability goes through.
     """
-    return Scheduler(enable_fuzzing=fuzz)
+    chosen: dict[str, Any] = {}
+    if parameters is not None:
+        chosen["parameters"] = tuple(parameters)
+    if desired_retention is not None:
+        chosen["desired_retention"] = desired_retention
+    return Scheduler(enable_fuzzing=fuzz, **chosen)
+
+
+def learner_scheduler(store: Store | None, *, fuzz: bool = True) -> Scheduler:
+    """The scheduler of the learner whose progress is ``store``: saved parameters, retention.
+
+    Args:
+        store: The progress store (None: FSRS's defaults).
+        fuzz: As for :func:`make_scheduler`.
+
+    Returns:
+        A scheduler with the parameters ``optimize`` saved, if any, and the desired retention.
+    """
+    from quizzer.progress.parameters import desired_retention, saved_parameters
+
+    saved = saved_parameters(store)
+    return make_scheduler(
+        fuzz=fuzz,
+        parameters=saved.parameters if saved else None,
+        desired_retention=desired_retention(store),
+    )
 
 
 def fsrs_id(card_id: str) -> int:

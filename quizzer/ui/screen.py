@@ -11,10 +11,19 @@ from __future__ import annotations
 from quizzer.ui.card import CardScreen
 from quizzer.ui.drill import DrillScreen
 from quizzer.ui.listing import ListingScreen
+from quizzer.ui.optimize import OptimizeScreen
 from quizzer.ui.problems import ProblemsScreen
 from quizzer.ui.stats import StatsScreen
 from quizzer.ui.verdict import VerdictScreen
 
 
-class Screen(CardScreen, ListingScreen, ProblemsScreen, StatsScreen, VerdictScreen, DrillScreen):
+class Screen(
+    CardScreen,
+    ListingScreen,
+    ProblemsScreen,
+    StatsScreen,
+    VerdictScreen,
+    DrillScreen,
+    OptimizeScreen,
+):
     """Standard output and standard error, styled or plain, with every screen's methods."""
