@@ -120,7 +120,15 @@ def stats(workspace: Workspace) -> StatsReport:
             figures = Report(0, 0, 0, 0, 0, 0, 0, 0, [0] * FORECAST_DAYS)
         else:
             tags = {c.id: c.tags for c in load(workspace).cards}
-            figures = report(store, tags, learner_scheduler(store), now)
+            from quizzer.progress.parameters import desired_retention
+
+            figures = report(
+                store,
+                tags,
+                learner_scheduler(store),
+                now,
+                desired_retention=desired_retention(store),
+            )
     return StatsReport(figures, str(workspace.db_path), now)
 
 

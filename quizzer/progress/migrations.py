@@ -63,7 +63,9 @@ MIGRATIONS: list[str] = [
         CHECK (overridden IN (0, 1));
     """,
     # 3 -> 4: the FSRS parameters `quizzer optimize` fitted to this learner (one row; none:
-    # FSRS's defaults). Kept apart from the settings: they are fitted, not chosen.
+    # FSRS's defaults; kept apart from the settings: they are fitted, not chosen), and
+    # reviews by time: stats' calendar and retention by month read a few months of
+    # reviews as a range of that index, not a pass over the whole history.
     """
     CREATE TABLE fsrs_parameters (
         id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -72,6 +74,7 @@ MIGRATIONS: list[str] = [
         reviews INTEGER NOT NULL,
         tag TEXT
     );
+    CREATE INDEX reviews_by_time ON reviews(at);
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
