@@ -122,3 +122,15 @@ def test_stats_json_has_calendar_and_retention(invoke, isolated_environment, mon
             month[1] += after.rating > 1
     expected = {m: r / n for m, (n, r) in sorted(recalled.items()) if m >= "2023-07"}
     assert data["retention"] == pytest.approx(expected)
+
+
+def test_review_shows_the_workload_the_schedule_implies(invoke, isolated_environment, monkeypatch):
+    path = isolated_environment / "progress.db"
+    simulate(path, cards=1, reviews_each=3)  # attention, scheduled
+    monkeypatch.setenv("QUIZZER_NOW", "2099-01-01T00:00:00Z")
+    result = invoke("review", "--new", "0", input="")
+    assert result.exit_code == 0, result.output
+    assert "Review: 1 due, 0 new" in result.stdout
+    assert "1 review due in the next 30 days, about 0 a day at 90% desired retention" in (
+        result.stdout
+    )

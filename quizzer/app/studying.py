@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from quizzer.study.recording import SessionProgress
 
 #: The key line of a drill (a quiz's is quizzer.study.quiz.KEYS_HELP).
+#: Days of the workload `review` shows (the reviews a day the schedule implies).
+WORKLOAD_DAYS = 30
 DRILL_KEYS = "one try, no hints · ! to pass · /override after ✗ · /quit to stop"
 
 
@@ -232,6 +234,8 @@ class ReviewPlan:
         new: How many are new.
         next_due: When nothing is to review: the soonest card not due yet, and when.
         now: The time the plan was made at.
+        workload: Cards falling due on each of the next 30 days (the load the schedule implies).
+        desired_retention: The recall the schedule aims at.
     """
 
     cards: list[Card]
@@ -239,6 +243,8 @@ class ReviewPlan:
     new: int
     next_due: tuple[str, datetime] | None
     now: datetime
+    workload: list[int] = field(default_factory=list)
+    desired_retention: float = 0.9
 
 
 def plan_review(
@@ -250,6 +256,8 @@ def plan_review(
 ) -> ReviewPlan:
     """What ``review`` asks today among ``candidates`` (in deck order); new cards by level."""
     from quizzer.app.choosing import by_level
+    from quizzer.progress.parameters import desired_retention
+    from quizzer.progress.schedule import forecast
     from quizzer.progress.schedule import plan_review as plan
     from quizzer.study.recording import new_cards_seen_on
 
@@ -257,16 +265,24 @@ def plan_review(
     by_id = {c.id: c.card for c in ordered}
     with workspace.open_progress() as store:
         now = workspace.clock()
+        states = store.fsrs_cards()
         chosen = plan(
             list(by_id),
-            store.fsrs_cards(),
+            states,
             now,
             limit=limit,
             new_limit=new_per_day,
             new_seen_today=new_cards_seen_on(store, now.date()),
         )
+        retention = desired_retention(store)
     return ReviewPlan(
-        [by_id[c] for c in chosen.cards], len(chosen.due), len(chosen.new), chosen.next_due, now
+        [by_id[c] for c in chosen.cards],
+        len(chosen.due),
+        len(chosen.new),
+        chosen.next_due,
+        now,
+        forecast(states.values(), now, WORKLOAD_DAYS),
+        retention,
     )
 
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.text import Text
 
+from quizzer.ui.widgets import counted
+
 if TYPE_CHECKING:
     from quizzer.progress.calendar import Retention
 
@@ -91,7 +93,7 @@ def workload(counts: Sequence[int], desired_retention: float) -> str:
     total = sum(counts)
     days = len(counts) or 1
     return (
-        f"{total} reviews due in the next {days} days, about {total / days:.0f} a day"
+        f"{counted(total, 'review')} due in the next {days} days, about {total / days:.0f} a day"
         f" at {desired_retention:.0%} desired retention"
     )
 
