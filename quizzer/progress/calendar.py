@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizzer.progress.stored import VALID_REVIEW_SQL, iso
@@ -40,6 +40,24 @@ def _by_time(store: Store, query: str, args: tuple[str, ...]) -> list[tuple[Any,
         if "no such index" not in str(error):
             raise
         return store.connection.execute(query.format(by_time=""), args).fetchall()
+
+
+def first_reviews_on(store: Store, day: str) -> int:
+    """Cards first reviewed on the UTC date ``day``: reviewed that day, never before.
+
+    The day's reviews by time, each card looked up in the card index: a handful of
+    rows, where "each card's first review" was a pass over the whole history.
+    """
+    start = date.fromisoformat(day)
+    rows = _by_time(
+        store,
+        "SELECT count(DISTINCT card_id) FROM reviews AS today {by_time}"
+        f" WHERE at >= ? AND at < ? AND {VALID_REVIEW_SQL} AND NOT EXISTS ("
+        " SELECT 1 FROM reviews AS earlier INDEXED BY reviews_by_card"
+        f" WHERE earlier.card_id = today.card_id AND earlier.at < ? AND {VALID_REVIEW_SQL})",
+        (start.isoformat(), (start + timedelta(days=1)).isoformat(), start.isoformat()),
+    )
+    return int(rows[0][0])
 
 
 def calendar_start(now: datetime, weeks: int = CALENDAR_WEEKS) -> datetime:
