@@ -73,17 +73,23 @@ class _Item:
 
 
 def _histories(
-    store: Store, card_ids: Collection[str] | None
+    store: Store, card_ids: Collection[str] | None, first: int | None = None
 ) -> Iterator[tuple[str, list[tuple[int, str]]]]:
     """Each card's valid reviews as (rating, time), oldest first, one card at a time.
 
-    The ``reviews_by_card`` index gives SQL's order; only one card's history is in memory.
+    The ``reviews_by_card`` index gives SQL's order; only one card's history is in
+    memory. ``first``: only each card's first reviews, cut in SQLite (a window).
     """
     current: str | None = None
     history: list[tuple[int, str]] = []
-    rows = store.connection.execute(
-        f"SELECT card_id, rating, at FROM reviews WHERE {VALID_REVIEW_SQL} ORDER BY card_id, at, id"
-    )
+    query = f"SELECT card_id, rating, at FROM reviews WHERE {VALID_REVIEW_SQL}"
+    if first is not None:
+        query = (
+            "SELECT card_id, rating, at FROM (SELECT card_id, rating, at, id,"
+            " row_number() OVER (PARTITION BY card_id ORDER BY at, id) AS n"
+            f" FROM reviews WHERE {VALID_REVIEW_SQL}) WHERE n <= {int(first)}"
+        )
+    rows = store.connection.execute(query + " ORDER BY card_id, at, id")
     for card_id, rating, at in rows:
         if card_ids is not None and not chosen(card_id, card_ids):
             continue
@@ -135,8 +141,7 @@ def training_items(store: Store, card_ids: Collection[str] | None) -> list[_Item
     from fsrs_rs_python import FSRSItem
 
     items = []
-    for _, history in _histories(store, card_ids):
-        history = history[: MAX_ITEMS_PER_CARD + 1]
+    for _, history in _histories(store, card_ids, MAX_ITEMS_PER_CARD + 1):
         reviews = _reviews(history)
         for end in range(2, len(history) + 1):
             # An item predicts its last review; one on the day of the review before
