@@ -217,12 +217,46 @@ def _deep_check(job: Job) -> tuple[str, list[Problem] | None]:
     found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
     found.extend(_changed_answers(judge, reviewed))
     found.extend(alias_shadow_problems(loaded.card))
+    found.extend(key_point_problems(loaded.card))
     for index, other in enumerate(loaded.card.related):
         if other not in _known_ids:
             found.append(
                 CardProblem(("related", index), f"unknown related card '{other}'", warning=True)
             )
     return key, [loaded.problem(p) for p in found]
+
+
+def key_point_problems(card: Card) -> list[CardProblem]:
+    """Each key point's examples must be judged covered (or not) as declared (issue 28)."""
+    from quizzer.answers.keypoints import KeyPointChecker
+    from quizzer.cards.model import CardProblem
+
+    if not any(point.examples for f in card.follow_ups for point in f.key_points):
+        return []
+    checker = KeyPointChecker(card)
+    problems = []
+    for f, follow_up in enumerate(card.follow_ups):
+        for p, point in enumerate(follow_up.key_points):
+            if not point.concepts and not point.formula:
+                problems.append(
+                    CardProblem(
+                        ("follow_ups", f, "key_points", p),
+                        "a key point needs 'concepts' or a 'formula' to be checked",
+                    )
+                )
+            for e, example in enumerate(point.examples):
+                covered = checker.covered(point, example.answer)
+                if covered != example.covered:
+                    judged = "covered" if covered else "missed"
+                    declared = "covered" if example.covered else "missed"
+                    problems.append(
+                        CardProblem(
+                            ("follow_ups", f, "key_points", p, "examples", e),
+                            f"key point '{point.point}': example '{example.answer}' is judged"
+                            f" {judged} but declared {declared}",
+                        )
+                    )
+    return problems
 
 
 def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> list[CardProblem]:
