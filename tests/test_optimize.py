@@ -251,3 +251,22 @@ def test_the_fsrs_card_ids_are_the_schedulers(history):
     with Store.open(history) as store:
         state = store.fsrs_card("sim-001")
     assert state is not None and state["card_id"] == fsrs_id("sim-001")
+
+
+def test_the_fitted_parameters_as_config_lists_them(invoke, history):
+    import io
+
+    from quizzer.app.optimizing import saved
+    from quizzer.app.workspace import Workspace
+    from quizzer.ui.screen import Screen
+
+    out = io.StringIO()
+    screen = Screen(no_color=True, file=out, error_file=io.StringIO(), width=80)
+    workspace = Workspace.from_environment()
+    screen.fitted_parameters(saved(workspace))
+    assert invoke("optimize").exit_code == 0
+    screen.fitted_parameters(saved(workspace))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "fsrs_parameters    FSRS defaults (quizzer optimize fits yours)"
+    assert lines[1] == "fsrs_parameters    fitted 2025-06-01 on 2100 reviews"
+    assert len(lines) == 5 and all(len(line) <= 80 for line in lines)

@@ -10,6 +10,7 @@ from quizzer.errors import QuizzerError
 if TYPE_CHECKING:
     from quizzer.app.workspace import Workspace
     from quizzer.progress.optimizer import Fit
+    from quizzer.progress.parameters import SavedParameters
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,11 @@ def optimize(workspace: Workspace, tag: str | None = None) -> OptimizeReport:
         retention = desired_retention(store)
         changed = save_and_reschedule(store, result, retention, workspace.clock(), tag)
     return OptimizeReport(result, True, changed, retention, tag)
+
+
+def saved(workspace: Workspace) -> SavedParameters | None:
+    """The parameters ``optimize`` saved (None: FSRS's defaults), for ``quizzer config``."""
+    from quizzer.progress.parameters import saved_parameters
+
+    with workspace.existing_progress() as store:
+        return saved_parameters(store)

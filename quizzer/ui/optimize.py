@@ -12,6 +12,7 @@ from quizzer.ui.widgets import counted
 if TYPE_CHECKING:
     from quizzer.app.optimizing import OptimizeReport
     from quizzer.progress.optimizer import Metrics
+    from quizzer.progress.parameters import SavedParameters
 
 
 class OptimizeScreen(Output):
@@ -46,3 +47,17 @@ class OptimizeScreen(Output):
                 f"saved; {counted(report.rescheduled, 'card')} rescheduled for"
                 f" {report.desired_retention:.0%} recall (lower figures predict better)"
             )
+
+    def fitted_parameters(self, saved: SavedParameters | None) -> None:
+        """The FSRS parameters in use, as ``quizzer config`` lists them."""
+        if saved is None:
+            self.out.print("fsrs_parameters    FSRS defaults (quizzer optimize fits yours)")
+            return
+        on = f", tag {saved.tag}" if saved.tag else ""
+        self.out.print(
+            f"fsrs_parameters    fitted {saved.fitted_at:%Y-%m-%d} on"
+            f" {counted(saved.reviews, 'review')}{on}"
+        )
+        weights = [f"{w:.4f}" for w in saved.parameters]
+        for start in range(0, len(weights), 10):  # ten a line: 74 columns
+            self.out.print("    " + " ".join(weights[start : start + 10]))
