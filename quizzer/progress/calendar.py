@@ -14,12 +14,16 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from quizzer.progress.stored import VALID_REVIEW_SQL, iso
 
-if TYPE_CHECKING:
-    from quizzer.progress.store import Store
+
+class Store(Protocol):
+    """What is read here: the store's connection (the store itself calls this module)."""
+
+    connection: sqlite3.Connection
+
 
 CALENDAR_WEEKS = 26
 RETENTION_MONTHS = 12
