@@ -27,6 +27,7 @@ from quizzer.cli import (
     cards,
     drill,
     export,
+    habits,
     optimize,
     overrides,
     progress,
@@ -195,6 +196,7 @@ app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)
+app.add_typer(habits.app)
 app.add_typer(optimize.app)
 
 

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 #: FSRS-6 has 21 weights; py-fsrs's Scheduler and fsrs-rs both use this order.
 PARAMETER_COUNT = 21
-DEFAULT_RETENTION = 0.9
 
 
 @dataclass(frozen=True)
@@ -98,13 +97,7 @@ def save_parameters(
 
 
 def desired_retention(store: Store | None) -> float:
-    """The retention the learner asked for (``quizzer config desired_retention``).
+    """The retention the learner asked for (``quizzer config desired_retention``)."""
+    from quizzer.progress.settings import read_settings
 
-    The hook to the learner's settings: read from :mod:`quizzer.progress.settings`
-    when that module (the daily-loop work) is present, else FSRS's 0.9.
-    """
-    try:
-        from quizzer.progress import settings  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return DEFAULT_RETENTION
-    return float(settings.read_settings(store).desired_retention)
+    return float(read_settings(store).desired_retention)

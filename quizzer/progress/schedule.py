@@ -19,57 +19,78 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
 from fsrs.card import CardDict
 
+from quizzer.progress.settings import Settings
 from quizzer.progress.stored import due_time
 
 if TYPE_CHECKING:
     from quizzer.progress.store import Store
 
-DEFAULT_NEW_PER_DAY = 10
+DEFAULT_NEW_PER_DAY = 20
 FORECAST_DAYS = 14
 
 
 def make_scheduler(
     *,
     fuzz: bool = True,
+    settings: Settings | None = None,
     parameters: Sequence[float] | None = None,
-    desired_retention: float | None = None,
 ) -> Scheduler:
-    """An FSRS scheduler: FSRS-6's default parameters, or the learner's fitted ones.
+    """An FSRS scheduler with the learner's settings and FSRS-6's or the fitted parameters.
 
     Args:
         fuzz: Spread due dates a little, so cards learnt together do not stay together.
+        settings: Desired retention and learning steps (``quizzer config``); None: defaults.
         parameters: The 21 weights ``quizzer optimize`` saved; None: FSRS's defaults.
-        desired_retention: The recall probability reviews aim at; None: FSRS's 0.9.
 
     Returns:
         The scheduler every review and retrievability goes through.
     """
-    chosen: dict[str, Any] = {}
-    if parameters is not None:
-        chosen["parameters"] = tuple(parameters)
-    if desired_retention is not None:
-        chosen["desired_retention"] = desired_retention
-    return Scheduler(enable_fuzzing=fuzz, **chosen)
+    chosen = settings or Settings()
+    fitted: dict[str, Any] = {} if parameters is None else {"parameters": tuple(parameters)}
+    return Scheduler(
+        desired_retention=chosen.desired_retention,
+        learning_steps=chosen.learning_steps,
+        relearning_steps=chosen.relearning_steps,
+        enable_fuzzing=fuzz,
+        **fitted,
+    )
 
 
 def learner_scheduler(store: Store | None, *, fuzz: bool = True) -> Scheduler:
-    """The scheduler of the learner whose progress is ``store``: saved parameters, retention.
+    """The scheduler of the learner whose progress is ``store``: settings, saved parameters.
 
     Args:
         store: The progress store (None: FSRS's defaults).
         fuzz: As for :func:`make_scheduler`.
 
     Returns:
-        A scheduler with the parameters ``optimize`` saved, if any, and the desired retention.
+        A scheduler with ``quizzer config``'s settings and the parameters ``optimize`` saved.
     """
-    from quizzer.progress.parameters import desired_retention, saved_parameters
+    from quizzer.progress.parameters import saved_parameters
+    from quizzer.progress.settings import read_settings
 
     saved = saved_parameters(store)
     return make_scheduler(
         fuzz=fuzz,
+        settings=read_settings(store),
         parameters=saved.parameters if saved else None,
-        desired_retention=desired_retention(store),
     )
+
+
+#: FSRS's State values of a card still in its (re)learning steps.
+LEARNING_STATES = (1, 3)
+
+
+def in_learning(state: CardDict) -> bool:
+    """Whether a stored FSRS state is in its learning or relearning steps.
+
+    Args:
+        state: A stored FSRS state.
+
+    Returns:
+        True for FSRS's Learning and Relearning states: the card comes back within the day.
+    """
+    return state.get("state") in LEARNING_STATES
 
 
 def fsrs_id(card_id: str) -> int:
