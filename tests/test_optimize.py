@@ -270,3 +270,13 @@ def test_the_fitted_parameters_as_config_lists_them(invoke, history):
     assert lines[0] == "fsrs_parameters    FSRS defaults (quizzer optimize fits yours)"
     assert lines[1] == "fsrs_parameters    fitted 2025-06-01 on 2100 reviews"
     assert len(lines) == 5 and all(len(line) <= 80 for line in lines)
+
+
+def test_config_lists_the_parameters_in_use(invoke, history):
+    assert "fsrs_parameters    FSRS defaults" in invoke("config").stdout
+    assert invoke("optimize").exit_code == 0
+    result = invoke("config")
+    assert result.exit_code == 0
+    assert "fsrs_parameters    fitted 2025-06-01 on 2100 reviews" in result.stdout
+    assert "desired_retention" in result.stdout
+    assert "fsrs_parameters" not in invoke("config", "--json").stdout  # settings only
