@@ -16,7 +16,10 @@ typed at once < 0.3 s; verdicts < 0.1 s; judge p99 < 10 ms and pathological
 answers < 0.3 s (issue 13); list of 10,000 cards < 3 s cold, < 0.5 s cached and < 300 MB;
 validate >= 300 cards/s cold on 2 cores and < 2 s for an unchanged 10,000
 cards; the state column costs list < 50 ms; a 1,000,000-review backup
-imports in < 60 s and again in < 30 s.
+imports in < 60 s and again in < 30 s. With a heavy history (issue 25:
+1,000,000 reviews and 1,000,000 attempts, bench/history.py): stats and
+stats --json < 1 s and < 150 MB, review and quiz --due to their first card
+< 0.5 s, stats CARD < 0.3 s, optimize < 30 s and < 500 MB.
 """
 
 from __future__ import annotations
@@ -110,6 +113,7 @@ def main() -> None:
         rows += judge_rows(args.quick)
         rows += deck_rows(Path(folder), env, big, runs)
         rows += backup_rows(reviews)
+        rows += history_rows(Path(folder), env, reviews, 3 if args.quick else 5)
     print(
         f"quizzer benchmarks: {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {platform.system()}; "
@@ -308,6 +312,75 @@ def backup_rows(reviews: int) -> list[Row]:
             again,
         ),
     ]
+
+
+def history_rows(folder: Path, env: dict[str, str], reviews: int, runs: int) -> list[Row]:
+    """Progress commands on a heavy learner's history (issue 25), medians of ``runs``."""
+    db = folder / "heavy.db"
+    subprocess.run(
+        [
+            sys.executable,
+            str(HERE / "history.py"),
+            str(db),
+            "--reviews",
+            str(reviews),
+            "--attempts",
+            str(reviews),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    # The history's last day: the calendar and retention cover its last months.
+    heavy = {**env, "QUIZZER_DB": str(db), "QUIZZER_NOW": "2026-02-01T00:00:00Z"}
+    run_once([*QUIZZER, "stats", "--json"], heavy)  # the schema step (an index) runs once
+    # The targets are for 1,000,000 reviews, held as they are for a smaller history.
+    rows = []
+    for name, command, limit, memory in (
+        ("stats", ["stats"], 1.0, 150),
+        ("stats --json", ["stats", "--json"], 1.0, 150),
+        ("review, to its first card", ["review"], 0.5, None),
+        ("quiz --due, to its first card", ["quiz", "--due"], 0.5, None),
+        ("stats CARD", ["stats", "attention"], 0.3, None),
+    ):
+        times, peaks = [], []
+        for _ in range(runs):
+            # Standard input is empty: the session shows its first card and ends.
+            with open(os.devnull) as nothing:
+                started = time.perf_counter()
+                result = subprocess.run(
+                    [str(GNU_TIME), "-f", "%M", *QUIZZER, *command],
+                    env=heavy,
+                    stdin=nothing,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    check=False,
+                )
+            times.append(time.perf_counter() - started)
+            peaks.append(int(result.stderr.strip().splitlines()[-1]) / 1024)
+        seconds, peak = statistics.median(times), max(peaks)
+        target = f"< {limit:g} s" + (f", < {memory} MB" if memory else "")
+        met = seconds < limit and (memory is None or peak < memory)
+        rows.append(
+            Row(
+                f"{name}, {reviews:,} reviews + attempts",
+                f"{seconds:.2f} s, {peak:.0f} MB",
+                target,
+                met,
+                seconds,
+            )
+        )
+    seconds, peak = run_once([*QUIZZER, "optimize"], heavy)
+    rows.append(
+        Row(
+            f"optimize, {reviews:,} reviews",
+            f"{seconds:.1f} s, {peak:.0f} MB",
+            "< 30 s, < 500 MB",
+            seconds < 30 and peak < 500,
+            seconds,
+        )
+    )
+    return rows
 
 
 def print_table(rows: list[Row], reference: float) -> None:

@@ -130,7 +130,7 @@ class StatsReport:
 
 def stats(workspace: Workspace) -> StatsReport:
     from quizzer.app.choosing import load
-    from quizzer.progress.schedule import FORECAST_DAYS, make_scheduler
+    from quizzer.progress.schedule import FORECAST_DAYS, learner_scheduler
     from quizzer.progress.stats import Report, report
 
     now = workspace.clock()
@@ -139,7 +139,15 @@ def stats(workspace: Workspace) -> StatsReport:
             figures = Report(0, 0, 0, 0, 0, 0, 0, 0, [0] * FORECAST_DAYS)
         else:
             tags = {c.id: c.tags for c in load(workspace).cards}
-            figures = report(store, tags, make_scheduler(), now)
+            from quizzer.progress.parameters import desired_retention
+
+            figures = report(
+                store,
+                tags,
+                learner_scheduler(store),
+                now,
+                desired_retention=desired_retention(store),
+            )
     return StatsReport(figures, str(workspace.db_path), now)
 
 
@@ -175,14 +183,14 @@ class HistoryReport:
 def history(workspace: Workspace, card: str) -> HistoryReport:
     """One card's history; a card never studied and unknown to the deck is an error."""
     from quizzer.app.choosing import load
-    from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.schedule import learner_scheduler
     from quizzer.progress.stats import card_history
 
     now = workspace.clock()
     with workspace.existing_progress() as store:
         if store is None:
             raise QuizzerError(f"no progress yet (no database at {workspace.db_path})")
-        found = card_history(store, card, make_scheduler(), now)
+        found = card_history(store, card, learner_scheduler(store), now)
     if not (found.attempts or found.reviews or found.due):
         # Nothing stored: a typo must not pass for a card never studied.
         # A follow-up's history is kept under CARD#follow-N.

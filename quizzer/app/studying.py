@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from quizzer.study.recording import SessionProgress
 
 #: The key line of a drill (a quiz's is quizzer.study.quiz.KEYS_HELP).
+#: Days of the workload `review` shows (the reviews a day the schedule implies).
+WORKLOAD_DAYS = 30
 DRILL_KEYS = "one try, no hints · ! to pass · /override after ✗ · /quit to stop"
 
 
@@ -144,12 +146,10 @@ class Judges:
 def _progress(workspace: Workspace, store: Store | None, mode: str) -> SessionProgress | None:
     if store is None:
         return None
-    from quizzer.progress.schedule import make_scheduler
-    from quizzer.progress.settings import read_settings
+    from quizzer.progress.schedule import learner_scheduler
     from quizzer.study.recording import SessionProgress
 
-    scheduler = make_scheduler(settings=read_settings(store))
-    return SessionProgress(store, scheduler, mode, workspace.clock())
+    return SessionProgress(store, learner_scheduler(store), mode, workspace.clock())
 
 
 def _run(
@@ -240,6 +240,8 @@ class ReviewPlan:
         new: How many are new.
         next_due: When nothing is to review: the soonest card not due yet, and when.
         now: The time the plan was made at.
+        workload: Cards falling due on each of the next 30 days (the load the schedule implies).
+        desired_retention: The recall the schedule aims at.
     """
 
     cards: list[Card]
@@ -247,6 +249,8 @@ class ReviewPlan:
     new: int
     next_due: tuple[str, datetime] | None
     now: datetime
+    workload: list[int] = field(default_factory=list)
+    desired_retention: float = 0.9
 
 
 def plan_review(
@@ -263,6 +267,8 @@ def plan_review(
     """
     from quizzer.app.choosing import by_level, without_set_aside
     from quizzer.progress.flags import card_flags
+    from quizzer.progress.parameters import desired_retention
+    from quizzer.progress.schedule import forecast
     from quizzer.progress.schedule import plan_review as plan
     from quizzer.progress.settings import read_settings
     from quizzer.study.recording import new_cards_seen_on
@@ -273,16 +279,24 @@ def plan_review(
             new_per_day = read_settings(store).new_per_day
         kept = without_set_aside(workspace, candidates, now, card_flags(store))
         by_id = {c.id: c.card for c in by_level(kept)}
+        states = store.fsrs_cards()
         chosen = plan(
             list(by_id),
-            store.fsrs_cards(),
+            states,
             now,
             limit=limit,
             new_limit=new_per_day,
             new_seen_today=new_cards_seen_on(store, now.date()),
         )
+        retention = desired_retention(store)
     return ReviewPlan(
-        [by_id[c] for c in chosen.cards], len(chosen.due), len(chosen.new), chosen.next_due, now
+        [by_id[c] for c in chosen.cards],
+        len(chosen.due),
+        len(chosen.new),
+        chosen.next_due,
+        now,
+        forecast(states.values(), now, WORKLOAD_DAYS),
+        retention,
     )
 
 

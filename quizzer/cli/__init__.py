@@ -30,6 +30,7 @@ from quizzer.cli import (
     export,
     habits,
     importing,
+    optimize,
     overrides,
     progress,
     sessions,
@@ -267,6 +268,7 @@ app.add_typer(progress.progress_app)
 app.add_typer(export.app)
 app.add_typer(habits.app)
 app.add_typer(importing.app)
+app.add_typer(optimize.app)
 
 
 def main() -> None:

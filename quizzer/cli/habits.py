@@ -85,3 +85,7 @@ def config(
     width = max(len(name) for name in NAMES)
     for name, setting in shown.items():
         screen.line(f"{name.ljust(width)}  {setting}")
+    if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
+        from quizzer.app.optimizing import saved
+
+        screen.fitted_parameters(saved(workspace_for(ctx, None, db)))

@@ -159,6 +159,7 @@ def review(
         screen.nothing_due(plan.next_due, plan.now)
         return
     screen.review_plan(plan.due, plan.new)
+    screen.review_workload(plan.workload, plan.desired_retention)
     options = studying.StudyOptions(tries=tries, brief=brief, rate_prompt=rate_prompt)
     learner = terminal_learner(workspace, screen, _quiz_view(screen, brief))
     exit_if_interrupted(studying.study(workspace, plan.cards, learner, options, mode="review"))

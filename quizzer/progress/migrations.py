@@ -80,6 +80,20 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 4 -> 5: the FSRS parameters `quizzer optimize` fitted to this learner (one row; none:
+    # FSRS's defaults; kept apart from the settings: they are fitted, not chosen), and
+    # reviews by time: stats' calendar and retention by month read a few months of
+    # reviews as a range of that index, not a pass over the whole history.
+    """
+    CREATE TABLE fsrs_parameters (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        parameters TEXT NOT NULL,
+        fitted_at TEXT NOT NULL,
+        reviews INTEGER NOT NULL,
+        tag TEXT
+    );
+    CREATE INDEX reviews_by_time ON reviews(at);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
@@ -21,26 +22,58 @@ from fsrs.card import CardDict
 from quizzer.progress.settings import Settings
 from quizzer.progress.stored import due_time
 
+if TYPE_CHECKING:
+    from quizzer.progress.store import Store
+
 DEFAULT_NEW_PER_DAY = 20
 FORECAST_DAYS = 14
 
 
-def make_scheduler(*, fuzz: bool = True, settings: Settings | None = None) -> Scheduler:
-    """An FSRS scheduler with its default (FSRS-6) parameters and the learner's settings.
+def make_scheduler(
+    *,
+    fuzz: bool = True,
+    settings: Settings | None = None,
+    parameters: Sequence[float] | None = None,
+) -> Scheduler:
+    """An FSRS scheduler with the learner's settings and FSRS-6's or the fitted parameters.
 
     Args:
         fuzz: Spread due dates a little, so cards learnt together do not stay together.
         settings: Desired retention and learning steps (``quizzer config``); None: defaults.
+        parameters: The 21 weights ``quizzer optimize`` saved; None: FSRS's defaults.
 
     Returns:
         The scheduler every review and retrievability goes through.
     """
     chosen = settings or Settings()
+    fitted: dict[str, Any] = {} if parameters is None else {"parameters": tuple(parameters)}
     return Scheduler(
         desired_retention=chosen.desired_retention,
         learning_steps=chosen.learning_steps,
         relearning_steps=chosen.relearning_steps,
         enable_fuzzing=fuzz,
+        **fitted,
+    )
+
+
+def learner_scheduler(store: Store | None, *, fuzz: bool = True) -> Scheduler:
+    """The scheduler of the learner whose progress is ``store``: settings, saved parameters.
+
+    Args:
+        store: The progress store (None: FSRS's defaults).
+        fuzz: As for :func:`make_scheduler`.
+
+    Returns:
+        A scheduler with ``quizzer config``'s settings and the parameters ``optimize`` saved.
+    """
+    from quizzer.progress.parameters import saved_parameters
+    from quizzer.progress.settings import read_settings
+
+    saved = saved_parameters(store)
+    return make_scheduler(
+        fuzz=fuzz,
+        settings=read_settings(store),
+        parameters=saved.parameters if saved else None,
     )
 
 

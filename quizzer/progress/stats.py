@@ -14,10 +14,13 @@ from typing import Any
 
 from fsrs import Rating, Scheduler
 
-from quizzer.progress import schedule
+from quizzer.progress import calendar, schedule
+from quizzer.progress.calendar import Retention
 from quizzer.progress.selection import streak
 from quizzer.progress.store import Attempt, Review, Store
 from quizzer.progress.stored import due_time
+
+FORECAST_MONTH = 30
 
 # -- the stats report ---------------------------------------------------------------------
 
@@ -89,6 +92,14 @@ class Report:
     forecast: list[int]
     tags: list[TagAccuracy] = field(default_factory=list)
     weakest: list[WeakCard] = field(default_factory=list)
+    #: Reviews per UTC day of the last 26 weeks (days without any absent).
+    calendar: dict[str, int] = field(default_factory=dict)
+    #: Achieved (true) retention by month and by tag, the last 12 months.
+    retention: dict[str, Retention] = field(default_factory=dict)
+    retention_by_tag: dict[str, Retention] = field(default_factory=dict)
+    desired_retention: float = 0.9
+    #: Cards due on each of the next 30 days (the chart; ``forecast`` is the JSON's 14).
+    forecast_month: list[int] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
@@ -119,6 +130,10 @@ class Report:
                 {"card": w.card_id, "lapses": w.lapses, "retrievability": w.retrievability}
                 for w in self.weakest
             ],
+            "calendar": self.calendar,
+            "retention": {month: r.rate for month, r in self.retention.items()},
+            "retention_by_tag": {tag: r.rate for tag, r in self.retention_by_tag.items()},
+            "desired_retention": self.desired_retention,
         }
 
 
@@ -141,6 +156,7 @@ def report(
     now: datetime,
     *,
     weakest: int = 5,
+    desired_retention: float = 0.9,
 ) -> Report:
     """The progress report: totals, streak, per-tag accuracy, forecast, weakest cards.
 
@@ -150,6 +166,7 @@ def report(
         scheduler: The FSRS scheduler (for retrievability).
         now: The current time (UTC).
         weakest: How many weakest cards to list.
+        desired_retention: The retention the learner asked for, shown beside the achieved.
 
     Returns:
         Every figure of ``quizzer stats``; follow-up questions are left out.
@@ -174,6 +191,7 @@ def report(
         )
         for card_id, state in states.items()
     ]
+    retained = calendar.retention_by_month_and_card(store, now)
     weak.sort(key=lambda w: (-w.lapses, w.retrievability if w.retrievability is not None else 1))
     return Report(
         attempts=sum(n for n, _ in answers.values()),
@@ -190,6 +208,11 @@ def report(
             key=lambda t: (t.accuracy, -t.attempts),
         ),
         weakest=weak[:weakest],
+        calendar=calendar.reviews_per_day(store, now),
+        retention=calendar.by_month(retained),
+        retention_by_tag=calendar.by_tag(retained, tags_by_card),
+        desired_retention=desired_retention,
+        forecast_month=schedule.forecast(states.values(), now, FORECAST_MONTH),
     )
 
 

@@ -490,12 +490,9 @@ class Store:
 
     def first_reviews_on(self, day: str) -> int:
         """How many cards had their first review on the UTC date ``day`` (``YYYY-MM-DD``)."""
-        rows = self._read(
-            "SELECT count(*) FROM reviews WHERE id IN (SELECT min(id) FROM reviews NOT INDEXED"
-            f" WHERE {VALID_REVIEW_SQL} GROUP BY card_id) AND substr(at, 1, 10) = ?",
-            (day,),
-        )
-        return int(rows[0][0])
+        from quizzer.progress.calendar import first_reviews_on
+
+        return self._wait(lambda: first_reviews_on(self, day))
 
     def study_days(self) -> set[str]:
         """The UTC dates (``YYYY-MM-DD``) on which anything was answered."""

@@ -12,12 +12,20 @@ from quizzer.ui.card import CardScreen
 from quizzer.ui.drill import DrillScreen
 from quizzer.ui.importing import ImportScreen
 from quizzer.ui.listing import ListingScreen
+from quizzer.ui.optimize import OptimizeScreen
 from quizzer.ui.problems import ProblemsScreen
 from quizzer.ui.stats import StatsScreen
 from quizzer.ui.verdict import VerdictScreen
 
 
 class Screen(
-    CardScreen, ListingScreen, ProblemsScreen, StatsScreen, VerdictScreen, DrillScreen, ImportScreen
+    CardScreen,
+    ListingScreen,
+    ProblemsScreen,
+    StatsScreen,
+    VerdictScreen,
+    DrillScreen,
+    OptimizeScreen,
+    ImportScreen,
 ):
     """Standard output and standard error, styled or plain, with every screen's methods."""

@@ -386,6 +386,13 @@ class SessionScreen(Output):
         """How many cards ``review`` is about to show."""
         self.out.print(Text(f"Review: {due} due, {new} new", style="bold"))
 
+    def review_workload(self, counts: Sequence[int], desired_retention: float) -> None:
+        """The reviews a day the schedule implies, one dim line (none: nothing scheduled)."""
+        from quizzer.ui.charts import workload
+
+        if counts and sum(counts):
+            self.out.print(Text(workload(counts, desired_retention), style="dim"))
+
 
 def recap_line(recap: flow.Recap) -> Text:
     """``✔ 2/2 right · Good · next review in 5 days · <the filled formula>``."""

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
+from quizzer.progress.calendar import CALENDAR_WEEKS, calendar_start
+from quizzer.ui.charts import calendar_heatmap, forecast_bars, retention_by_month, workload
 from quizzer.ui.console import Output
 from quizzer.ui.widgets import (
     counted,
@@ -47,8 +49,20 @@ class StatsScreen(Output):
         if report.tags:
             rows = [(t.tag, str(t.attempts), percent(t.accuracy)) for t in report.tags]
             self._ranking("By tag (weakest first)", ("tag", "green"), ("answers", "accuracy"), rows)
+        if report.retention_by_tag:
+            worst = sorted(report.retention_by_tag.items(), key=lambda kv: kv[1].rate or 0)[:5]
+            rows = [(tag, str(r.reviewed), percent(r.rate)) for tag, r in worst]
+            self._ranking("Lowest recall by tag", ("tag", "green"), ("reviews", "recall"), rows)
+        self.out.print()
+        self.out.print(calendar_heatmap(report.calendar, calendar_start(now), CALENDAR_WEEKS))
         self.out.print()
         self.out.print(forecast_chart(report.forecast, now))
+        if report.forecast_month:
+            self.out.print()
+            self.out.print(forecast_bars(report.forecast_month, now))
+            self.out.print(workload(report.forecast_month, report.desired_retention))
+        self.out.print()
+        self.out.print(retention_by_month(report.retention, report.desired_retention))
         if report.weakest:
             rows = [(w.card_id, str(w.lapses), percent(w.retrievability)) for w in report.weakest]
             self._ranking("Weakest cards", ("card", "cyan"), ("lapses", "recall now"), rows)
