@@ -182,7 +182,7 @@ def test_a_long_integer_in_quotes_is_text():
             14,
         ),
         ("hint: note: this\n", "a ': ' inside a value needs quotes: hint: \"note: this\"", 1, 11),
-        ("prompt: \"x\" y\n", "quote the whole value: prompt: '\"x\" y'", 1, 13),
+        ('prompt: "x" y\n', "quote the whole value: prompt: '\"x\" y'", 1, 13),
         ("blanks:\n\tx: 1\n", "use spaces, not tabs, to indent", 2, 1),
     ],
 )
@@ -194,7 +194,7 @@ def test_common_mistakes_say_what_to_do(text, message, line, column):
 
 
 def test_validate_names_the_fix_at_path_line_column(invoke, write_card):
-    path = write_card("id: x\ntitle: T\nprompt: \"{{a}}\"\nblanks:\n  a: {answer: x}\nhint: a: b\n")
+    path = write_card('id: x\ntitle: T\nprompt: "{{a}}"\nblanks:\n  a: {answer: x}\nhint: a: b\n')
     result = invoke("validate", str(path))
     assert result.exit_code == 1
     assert f"{path}:6:8: invalid YAML: a ': ' inside a value needs quotes: hint: \"a: b\"" in (

@@ -168,7 +168,6 @@ def hints_html(card: Card) -> str:
     return f'<details class="hints"><summary>Hints</summary><ul>{"".join(items)}</ul></details>'
 
 
-
 def back_extra(card: Card) -> str:
     """The back of the note as HTML: every accepted answer, then the sections to study.
 
@@ -328,5 +327,3 @@ def write_anki(
     except sqlite3.Error as error:  # genanki builds the collection in a temporary SQLite file
         raise FileProblem(f"cannot write {path}: {error}", str(error)) from None
     return len(cards)
-
-
