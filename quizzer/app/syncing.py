@@ -1,0 +1,119 @@
+"""Syncing progress through a shared folder (``quizzer sync``): the use case.
+
+The folder is any the learner shares between machines (Syncthing, Dropbox,
+a git working tree); :mod:`quizzer.progress.sync` does the merging. With
+``git``, the folder is committed, rebased on its remote and pushed after
+the merge, and git's own message is the error when a step fails.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from quizzer.errors import ExitCode, QuizzerError
+
+if TYPE_CHECKING:
+    from quizzer.app.workspace import Workspace
+    from quizzer.progress.sync import SyncResult
+
+#: How long one git command may take (a push over a slow link) before sync gives up.
+GIT_TIMEOUT_SECONDS = 60
+
+
+def sync(workspace: Workspace, folder: Path, *, git: bool = False) -> SyncResult:
+    """Send this device's new history to ``folder``, merge every other device's.
+
+    Raises:
+        QuizzerError: the folder is unusable, or (``git``) a git step failed.
+    """
+    from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.sync import sync as sync_folder
+
+    if git:
+        _git_pull(folder)
+    with workspace.open_progress() as store:
+        result = sync_folder(store, folder, make_scheduler())
+    if git:
+        _git_push(folder, result.device)
+    return result
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise QuizzerError("sync --git needs git, and it is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise QuizzerError(
+            f"git {args[0]} took over {GIT_TIMEOUT_SECONDS} s in {folder}; nothing was pushed",
+            ExitCode.NOT_OK,
+        ) from None
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise QuizzerError(
+            f"git {args[0]} failed in {folder}: " + (" / ".join(said[-3:]) or "no message"),
+            ExitCode.NOT_OK,
+        )
+    return done
+
+
+def _succeeds(folder: Path, *args: str) -> bool:
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def _has_upstream(folder: Path) -> bool:
+    """Whether the branch pulls from a remote, once that remote has the branch.
+
+    A clone of an empty repository tracks nothing until a first push; when
+    another device has pushed since, its branch is fetched and tracked.
+    """
+    if _succeeds(folder, "rev-parse", "--verify", "-q", "@{upstream}"):
+        return True
+    remotes = _git(folder, "remote").stdout.split()
+    if not remotes:
+        return False
+    branch = _git(folder, "symbolic-ref", "--short", "HEAD").stdout.strip()
+    _git(folder, "fetch", "--quiet", remotes[0])
+    if not _succeeds(folder, "rev-parse", "--verify", "-q", f"{remotes[0]}/{branch}"):
+        return False
+    _git(folder, "config", f"branch.{branch}.remote", remotes[0])
+    _git(folder, "config", f"branch.{branch}.merge", f"refs/heads/{branch}")
+    return True
+
+
+def _git_pull(folder: Path) -> None:
+    """Bring the other devices' files in first (each device commits only its own file)."""
+    from quizzer.progress.sync import check_folder
+
+    check_folder(folder)
+    _git(folder, "rev-parse", "--is-inside-work-tree")
+    if _has_upstream(folder):
+        _git(folder, "pull", "--rebase", "--quiet")
+
+
+def _git_push(folder: Path, device: str) -> None:
+    from quizzer.progress.sync_files import SUFFIX
+
+    _git(folder, "add", "--", f"*{SUFFIX}")
+    staged = subprocess.run(
+        ["git", "-C", str(folder), "diff", "--cached", "--quiet"], check=False
+    ).returncode
+    if staged:
+        _git(folder, "commit", "--quiet", "-m", f"quizzer sync from device {device}")
+    if _has_upstream(folder):
+        # Another device may have pushed while this one merged: rebase once more, then push.
+        _git(folder, "pull", "--rebase", "--quiet")
+        _git(folder, "push", "--quiet")
+    elif _git(folder, "remote").stdout.strip():
+        # A clone of an empty repository: the first push sets where later pulls come from.
+        remote = _git(folder, "remote").stdout.split()[0]
+        _git(folder, "push", "--quiet", "--set-upstream", remote, "HEAD")
