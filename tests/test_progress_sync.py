@@ -327,3 +327,51 @@ def test_sync_git_through_a_bare_repository(tmp_path: Path) -> None:
 
 def test_rating_enum_matches_grade() -> None:
     assert int(Rating.Again) == int(Grade.AGAIN)
+
+
+def test_a_file_replaced_under_its_name_is_read_again(two, tmp_path: Path) -> None:
+    """Merged files are read from where the last sync stopped, unless they changed under it."""
+    a, b, folder = two
+    study(a, "attention", 3, START)
+    sync(a, folder, schedule.make_scheduler())
+    sync(b, folder, schedule.make_scheduler())
+    path = next(p for p in folder.glob(f"*{SUFFIX}") if p.stat().st_size > 100)
+    with Store.open(tmp_path / "c.db") as c:
+        study(c, "softmax", 3, START)
+        sync(c, folder, schedule.make_scheduler())
+        own = folder / f"{device_id(c)}{SUFFIX}"
+        path.write_bytes(own.read_bytes())  # a different file now has the old one's name
+    assert sync(b, folder, schedule.make_scheduler()).received == 3
+    assert "softmax" in b.fsrs_cards()
+
+
+def test_a_sync_killed_at_any_moment_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    import os
+    import signal
+    import sys
+    import time
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    with Store.open(tmp_path / "a.db") as a:
+        for n in range(60):
+            study(a, CARDS[n % 3], 1 + n % 4, START + timedelta(hours=n))
+    script = (
+        "import sys; from pathlib import Path; from quizzer.progress.store import Store;"
+        "from quizzer.progress import schedule; from quizzer.progress.sync import sync;"
+        "s = Store.open(Path(sys.argv[1])); sync(s, Path(sys.argv[2]), schedule.make_scheduler())"
+    )
+    for delay in (0.05, 0.2, 0.6):
+        child = subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path / "a.db"), str(folder)]
+        )
+        time.sleep(delay)
+        if child.poll() is None:
+            os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
+        for store in (a, b, a, b):
+            sync(store, folder, schedule.make_scheduler())
+        assert history(a) == history(b)
+        assert len(list(b.each_review())) == 60
+        assert len(list(b.each_attempt())) == 60

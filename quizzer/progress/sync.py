@@ -345,6 +345,19 @@ def replay(db: sqlite3.Connection, scheduler: Scheduler, cards: set[str]) -> Non
         )
 
 
+def _read_so_far(db: sqlite3.Connection) -> dict[str, tuple[str, int]]:
+    """How far each file was merged: its header's hash and the end of its last whole line."""
+    found: dict[str, tuple[str, int]] = {}
+    for key, value in db.execute("SELECT key, value FROM sync_meta WHERE key LIKE 'read:%'"):
+        try:
+            head, end = json.loads(value)
+        except (ValueError, TypeError):
+            continue
+        if isinstance(head, str) and type(end) is int:
+            found[str(key).removeprefix("read:")] = (head, end)
+    return found
+
+
 # -- one sync ------------------------------------------------------------------------------
 
 
@@ -401,17 +414,22 @@ def sync(
     problems: list[str] = []
     entries: list[dict[str, Any]] = []
     devices = {device}
+    known = _read_so_far(store.connection)
+    reached: list[tuple[str, str]] = []
     for path in sync_files(folder):
-        read = read_file(path)
+        read = read_file(path, known.get(path.name))
         problems += read.problems
         if read.newer:
             problems.append(read.newer)
         if read.device:
             devices.add(read.device)
+            reached.append((f"read:{path.name}", json.dumps([read.head, read.end])))
         entries += read.entries
     with store.writing() as db:
         received, cards = merge(db, entries)
         replay(db, scheduler, cards | sending.cards)
+        # Saved with the merge: a sync killed before this commit reads the same lines again.
+        db.executemany("INSERT OR REPLACE INTO sync_meta (key, value) VALUES (?, ?)", reached)
     for problem in problems:
         (on_problem or store.on_warning)(problem)
     return SyncResult(device, len(sending.entries), received, len(devices), tuple(problems))

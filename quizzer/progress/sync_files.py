@@ -10,6 +10,7 @@ says) is skipped with a message; a file from a newer quizzer is refused.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -86,6 +87,9 @@ class FileRead:
     """What one file in the folder holds that can be merged, and what was wrong with it."""
 
     device: str | None = None
+    #: The hash of the file's header line, and where its last whole line ends.
+    head: str = ""
+    end: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     newer: str | None = None
@@ -103,20 +107,34 @@ def sync_files(folder: Path) -> list[Path]:
     )
 
 
-def read_file(path: Path) -> FileRead:
-    """The whole lines of a device file, each checked; a last line without newline is left."""
+def read_file(path: Path, since: tuple[str, int] | None = None) -> FileRead:
+    """The whole lines of a device file, each checked; a last line without newline is left.
+
+    ``since``: (:attr:`FileRead.head`, :attr:`FileRead.end`) of an earlier read;
+    when the file still starts with that header and is no shorter, only what
+    was appended since is checked (the file is append-only). Anything else
+    (a file replaced, a conflicted copy made anew) is read from the start,
+    which is only slower: entries already merged are skipped by their ids.
+    """
     found = FileRead()
     try:
         data = path.read_bytes()
     except OSError as error:
         found.problems.append(f"cannot read {path.name}: {error.strerror}")
         return found
-    lines = data.split(b"\n")
+    first = data.find(b"\n")
+    if first < 0:
+        return found  # not even the header has arrived
+    found.head = hashlib.sha256(data[:first]).hexdigest()[:32]
+    found.end = data.rfind(b"\n") + 1
+    skip = first + 1
+    if since is not None and since[0] == found.head and first < since[1] <= found.end:
+        skip = since[1]
+    lines = data[skip : found.end].split(b"\n")
     lines.pop()  # after the last newline: nothing, or a line still arriving
-    if not lines:
-        return found
+    numbered_from = data.count(b"\n", 0, skip) + 1
     try:
-        head = json.loads(lines[0])
+        head = json.loads(data[:first])
     except ValueError:
         head = None
     if not isinstance(head, dict) or head.get("format") != SYNC_FORMAT:
@@ -131,7 +149,7 @@ def read_file(path: Path) -> FileRead:
         return found
     found.device = str(head.get("device"))
     damaged = 0
-    for number, line in enumerate(lines[1:], start=2):
+    for number, line in enumerate(lines, start=numbered_from):
         entry = check_entry(line)
         if entry is None:
             damaged += 1
