@@ -375,3 +375,42 @@ def test_a_sync_killed_at_any_moment_loses_and_doubles_nothing(tmp_path: Path) -
         assert history(a) == history(b)
         assert len(list(b.each_review())) == 60
         assert len(list(b.each_attempt())) == 60
+
+
+def test_study_commands_sync_at_start_and_end(tmp_path: Path) -> None:
+    runner = CliRunner()
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    env = {"QUIZZER_SYNC_DIR": str(folder), "QUIZZER_NOW": "2026-12-01T10:00:00Z"}
+    with Store.open(tmp_path / "a.db") as store:
+        study(store, "attention", 3, START)
+    done = runner.invoke(
+        app, ["--db", str(tmp_path / "a.db"), "quiz", "attention"], input="sqrt(d_k)\nV\n", env=env
+    )
+    assert done.exit_code == 0, done.output
+    # At the start it sent the earlier study; at the end, this quiz.
+    with Store.open(tmp_path / "b.db") as b:
+        sync(b, folder, schedule.make_scheduler())
+        assert len(b.attempts("attention")) == 3
+    missing = runner.invoke(
+        app,
+        ["--db", str(tmp_path / "a.db"), "quiz", "attention"],
+        input="sqrt(d_k)\nV\n",
+        env={**env, "QUIZZER_SYNC_DIR": str(tmp_path / "gone")},
+    )
+    assert missing.exit_code == 0
+    assert "sync skipped: sync folder not found" in missing.stderr
+
+
+def test_a_sync_that_does_not_answer_in_time_is_left(tmp_path: Path) -> None:
+    from quizzer.app.syncing import auto_sync
+    from quizzer.app.workspace import Workspace
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    workspace = Workspace(db=tmp_path / "a.db", environ={"QUIZZER_SYNC_DIR": str(folder)})
+    message = auto_sync(workspace, limit=0.01)
+    assert message is not None
+    assert "did not answer within 0.01 s" in message
+    assert auto_sync(workspace, limit=60) is None
+    assert list(folder.glob(f"*{SUFFIX}"))

@@ -117,3 +117,55 @@ def _git_push(folder: Path, device: str) -> None:
         # A clone of an empty repository: the first push sets where later pulls come from.
         remote = _git(folder, "remote").stdout.split()[0]
         _git(folder, "push", "--quiet", "--set-upstream", remote, "HEAD")
+
+
+#: How long a study command waits for its sync at start and at end before going on without it.
+AUTO_SYNC_SECONDS = 10
+#: Where automatic sync finds its folder until `quizzer config sync_dir` keeps it.
+SYNC_DIR_ENV = "QUIZZER_SYNC_DIR"
+
+
+def configured_sync_dir(workspace: Workspace) -> Path | None:
+    """The folder every study command syncs through, if the learner chose one."""
+    text = workspace.environ.get(SYNC_DIR_ENV, "").strip()
+    return Path(text).expanduser() if text else None
+
+
+def auto_sync(workspace: Workspace, *, limit: float = AUTO_SYNC_SECONDS) -> str | None:
+    """Sync with the configured folder, giving up after ``limit`` seconds; never raises.
+
+    The sync runs as a child ``quizzer sync`` so that one stuck on a folder
+    that does not answer (a network drive gone) is killed at the limit: a
+    sync killed at any moment loses and doubles nothing, and the session
+    goes on with what it has.
+
+    Returns:
+        None when it synced (or no folder is configured), else one line saying why not.
+    """
+    import os
+    import sys
+
+    folder = configured_sync_dir(workspace)
+    if folder is None:
+        return None
+    command = [sys.executable, "-m", "quizzer", "--db", str(workspace.db_path)]
+    command += ["sync", str(folder), "--json"]
+    try:
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            env={**os.environ, **workspace.environ},
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return f"sync: {folder} did not answer within {limit:g} s; studying without it"
+    except OSError as error:
+        return f"sync: cannot start it ({error.strerror or error}); studying without it"
+    if done.returncode != 0:
+        said = [line for line in done.stderr.splitlines() if line.strip()]
+        why = said[-1].removeprefix("quizzer: ").removeprefix("error: ") if said else "failed"
+        return f"sync skipped: {why}"
+    return None

@@ -17,6 +17,7 @@ from quizzer.cli.common import (
     workspace_for,
 )
 from quizzer.cli.study import exit_if_interrupted, terminal_learner
+from quizzer.cli.sync import sync_around
 from quizzer.study import defaults
 
 app = typer.Typer()
@@ -66,6 +67,8 @@ def drill(
         else:
             screen.topics(found.topics)
         return
+    if not no_record:
+        sync_around(ctx, workspace)
     learner = terminal_learner(workspace, screen, screen.drill_event)
     ended, _ = studying.drill(
         workspace,

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from quizzer.cli.common import DbOption, JsonOption, screen_for, workspace_for
+
+if TYPE_CHECKING:
+    from quizzer.app.workspace import Workspace
 
 app = typer.Typer()
 
@@ -44,3 +47,24 @@ def sync(
 
     sent, received = counted(result.sent, "record"), counted(result.received, "record")
     screen.note(f"sync: sent {sent}, received {received} ({counted(result.devices, 'device')})")
+
+
+def sync_around(ctx: typer.Context, workspace: Workspace) -> None:
+    """Sync now and again when the command ends, if a sync folder is configured.
+
+    For every study command: one line on stderr when the folder cannot be
+    reached, and the session goes on.
+    """
+    from quizzer.app.syncing import auto_sync, configured_sync_dir
+
+    if configured_sync_dir(workspace) is None:
+        return
+    screen = screen_for(ctx)
+
+    def run() -> None:
+        message = auto_sync(workspace)
+        if message:
+            screen.warning(message)
+
+    run()
+    ctx.call_on_close(run)
