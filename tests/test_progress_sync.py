@@ -316,6 +316,16 @@ def test_sync_git_through_a_bare_repository(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
     with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
         assert history(a) == history(b)
+    # A plain sync into the clone leaves its file changed: --git commits it before pulling.
+    with Store.open(tmp_path / "a.db") as store:
+        study(store, "softmax", 4, START + timedelta(hours=5))
+        sync(store, clones[0], schedule.make_scheduler())
+    for clone, db in ((clones[0], "a.db"), (clones[1], "b.db"), (clones[0], "a.db")):
+        result = runner.invoke(app, ["sync", "--git", str(clone), "--db", str(tmp_path / db)])
+        assert result.exit_code == 0, result.output
+    with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
+        assert history(a) == history(b)
+        assert len(b.reviews("softmax")) == 2
     # A git failure is git's own message, one line, exit 1.
     shutil.rmtree(bare)
     with Store.open(tmp_path / "a.db") as store:

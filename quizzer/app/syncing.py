@@ -96,19 +96,25 @@ def _git_pull(folder: Path) -> None:
 
     check_folder(folder)
     _git(folder, "rev-parse", "--is-inside-work-tree")
+    _commit(folder, "")  # a sync without --git left this device's file changed
     if _has_upstream(folder):
         _git(folder, "pull", "--rebase", "--quiet")
 
 
-def _git_push(folder: Path, device: str) -> None:
+def _commit(folder: Path, device: str) -> None:
+    """Commit the sync files that changed, if any did."""
     from quizzer.progress.sync_files import SUFFIX
 
-    _git(folder, "add", "--", f"*{SUFFIX}")
-    staged = subprocess.run(
-        ["git", "-C", str(folder), "diff", "--cached", "--quiet"], check=False
-    ).returncode
-    if staged:
-        _git(folder, "commit", "--quiet", "-m", f"quizzer sync from device {device}")
+    if not any(folder.glob(f"*{SUFFIX}")):
+        return  # nothing yet; git refuses a pattern that matches no file
+    _git(folder, "add", "--all", "--", f"*{SUFFIX}")
+    if not _succeeds(folder, "diff", "--cached", "--quiet"):
+        who = f" from device {device}" if device else ""
+        _git(folder, "commit", "--quiet", "-m", f"quizzer sync{who}")
+
+
+def _git_push(folder: Path, device: str) -> None:
+    _commit(folder, device)
     if _has_upstream(folder):
         # Another device may have pushed while this one merged: rebase once more, then push.
         _git(folder, "pull", "--rebase", "--quiet")

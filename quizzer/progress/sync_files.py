@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from quizzer.errors import QuizzerError
 from quizzer.progress.backup import AttemptEntry, ReviewEntry
-from quizzer.progress.stored import utc_time
+from quizzer.progress.stored import iso, utc_time
 from quizzer.progress.sync_ids import KINDS, expected_id
 
 SYNC_FORMAT = "quizzer-sync"
@@ -147,7 +147,10 @@ def read_file(path: Path, since: tuple[str, int] | None = None) -> FileRead:
             f" reads {SYNC_VERSION}); upgrade quizzer on this device to merge it"
         )
         return found
-    found.device = str(head.get("device"))
+    if not isinstance(head.get("device"), str):
+        found.problems.append(f"{path.name} does not say which device wrote it; left alone")
+        return found
+    found.device = head["device"]
     damaged = 0
     for number, line in enumerate(lines, start=numbered_from):
         entry = check_entry(line)
@@ -162,6 +165,12 @@ def read_file(path: Path, since: tuple[str, int] | None = None) -> FileRead:
     return found
 
 
+def _stored_form(value: object) -> None:
+    """A time as the store writes it (UTC, milliseconds): stats read dates from the text."""
+    if iso(utc_time(value)) != value:
+        raise ValueError("a time in a sync entry is in the store's form")
+
+
 def check_entry(line: bytes) -> dict[str, Any] | None:
     """One line as an entry, or None when it is not one this quizzer can trust."""
     if len(line) > MAX_LINE_BYTES or not line.strip():
@@ -174,13 +183,13 @@ def check_entry(line: bytes) -> dict[str, Any] | None:
         if kind == "attempt":
             fields = {k: v for k, v in entry.items() if k not in ("id", "kind", "session")}
             AttemptEntry.model_validate(fields)
-            utc_time(entry["at"])
+            _stored_form(entry["at"])
         elif kind == "review":
             fields = {k: v for k, v in entry.items() if k not in ("id", "kind", "session")}
             ReviewEntry.model_validate(fields)
-            utc_time(entry["at"])
+            _stored_form(entry["at"])
         elif kind == "session":
-            utc_time(entry["started_at"])
+            _stored_form(entry["started_at"])
             if not isinstance(entry["mode"], str) or type(entry["number"]) is not int:
                 return None
         elif kind in ("override", "retract"):
