@@ -93,6 +93,21 @@ class SyncMachine(RuleBasedStateMachine):
         progress.replace_rating(card, Grade(5 - grade), at + timedelta(seconds=1))
         progress.end(at)
 
+    @rule(device=st.integers(0, 2), card=st.sampled_from((*CARDS, None)))
+    def reset(self, device: int, card: str | None) -> None:
+        """`progress reset` (one card or all): carried to every device."""
+        self.stores[device % len(self.stores)].reset(card)
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS))
+    def undo_last_review(self, device: int, card: str) -> None:
+        """As `/undo` does it: the card's last review deleted, whatever synced it."""
+        store = self.stores[device % len(self.stores)]
+        with store.writing() as db:
+            db.execute(
+                "DELETE FROM reviews WHERE id = (SELECT max(id) FROM reviews WHERE card_id = ?)",
+                (card,),
+            )
+
     @rule(device=st.integers(0, 2))
     def sync_one(self, device: int) -> None:
         store = self.stores[device % len(self.stores)]
