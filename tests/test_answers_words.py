@@ -37,12 +37,13 @@ VOCABULARY = Vocabulary()
         ("running mean and var", "running mean and variance"),
         ("two", "2"),
         ("2GiB", "2 GiB"),
-        ("2 GB", "2 GiB"),
-        ("2 gigabytes", "2 GiB"),
+        ("2 gigabytes", "2 GB"),
+        ("2 gibibytes", "2 GiB"),
         ("2048 MiB", "2 GiB"),
         ("2.0 GiB", "2 GiB"),
         ("two GiB", "2 GiB"),
-        ("1024 KB", "1 MiB"),
+        ("1024 KiB", "1 MiB"),
+        ("1000 KB", "1 MB"),
         ("10ms", "10 ms"),
         ("0.01 s", "10 ms"),
         ("10 milliseconds", "10 ms"),
@@ -59,6 +60,9 @@ def test_same_after_normalising(a, b):
     ("a", "b"),
     [
         ("2 GiB", "2 MiB"),
+        ("2 GB", "2 GiB"),  # 10^9 bytes against 2^30 (judge-polish: was taken as one)
+        ("1 TB", "1 TiB"),
+        ("512 KB", "512 KiB"),
         ("2 GiB", "2 TiB"),
         ("2 GiB", "3 GiB"),
         ("10 ms", "10 s"),
@@ -85,7 +89,8 @@ SIZE = WordJudge(["2 GiB"], wrong=["2 MiB", "2 TiB"])
     [
         ("2 GiB", True, False),
         ("2GiB", True, False),
-        ("2 GB", True, False),
+        ("2 GB", False, None),  # 1 GB = 10^9 bytes, not 2^30
+        ("2.0 GiB", True, False),
         ("two GiB", True, False),
         ("2 gibibytes", True, False),
         ("2048 MiB", True, False),
@@ -284,7 +289,8 @@ def deck(write_card):
     ("answers", "verdicts"),
     [
         (["hidden dim", "p - y", "2GiB"], [True, True, True]),
-        (["the last axis", "sigmoid(z) - y", "2 GB"], [True, True, True]),
+        (["the last axis", "sigmoid(z) - y", "2.0 GiB"], [True, True, True]),
+        (["the last axis", "sigmoid(z) - y", "2 GB"], [True, True, False]),
         (["embedding dimension", r"\sigma(z) - y", "two GiB"], [True, True, True]),
         (["batch dimension", "y - p", "two MiB"], [False, False, False]),
         (["feature dim", "σ(z)-y", "2048 MiB"], [True, True, True]),

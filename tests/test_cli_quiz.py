@@ -181,7 +181,9 @@ def count_attempts(db) -> int:
 
 @pytest.mark.slow
 def test_real_terminal_flow(tmp_path):
-    child = quizzer_in_a_terminal(tmp_path, "quiz", "attention", rows=40, LINES="40")
+    child = quizzer_in_a_terminal(
+        tmp_path, "quiz", "attention", rows=40, LINES="40", QUIZZER_PAGER=""
+    )
     try:
         child.expect_exact("Attention(Q, K, V) = softmax(Q Kᵀ / [1]) [2]")
         child.expect_exact("[1] scale › ")
@@ -196,6 +198,9 @@ def test_real_terminal_flow(tmp_path):
         child.expect_exact("✓ [1] scale")
         child.expect_exact("[2] values › ")
         child.sendline("V")
+        child.expect_exact("Explanation")  # the card back, then one key a section
+        child.expect_exact("n next card › ")
+        child.send("f")
         child.expect_exact("What an interviewer would ask next")
         child.expect_exact("Q1. Why is the constant sqrt(d_k)")
         child.expect_exact("Enter shows the approach")
@@ -205,10 +210,12 @@ def test_real_terminal_flow(tmp_path):
         for _ in range(4):
             child.expect_exact("Enter shows the approach")
             child.sendline("")
+        child.expect_exact("n next card › ")
+        child.send("n")
         child.expect_exact("next review in")  # the recap above the rating prompt
         child.expect_exact("rated Hard · ")  # a retry and a hint: Hard
         child.expect_exact("Enter keeps › ")
-        child.sendline("3")
+        child.send("3")  # one key, no Enter
         child.expect_exact("scheduled Good")
         child.expect_exact("Session summary")
         child.expect_exact("accuracy 67% (2 of 3 answers right)")
@@ -359,3 +366,50 @@ def test_readline_leaves_ctrl_c_to_python():
         assert flag.value == 0
     finally:
         flag.value = before
+
+
+ONCE_CARD = MINIMAL_CARD.format(id="saved-once") + "tags: [saved-once]\n"
+
+
+def stored_attempts(db) -> list[tuple[str, str, int, int]]:
+    with closing(sqlite3.connect(db)) as connection:
+        return connection.execute(
+            "SELECT card_id, given, correct, revealed FROM attempts ORDER BY id"
+        ).fetchall()
+
+
+@pytest.mark.parametrize(
+    ("command", "lines", "expected"),
+    [
+        # A wrong try, a right one, then a reveal: three answers, three rows.
+        (
+            ["quiz", "attention"],
+            "d_k\nsqrt(d_k)\n!\n",
+            [
+                ("attention", "d_k", 0, 0),
+                ("attention", "sqrt(d_k)", 1, 0),
+                ("attention", "!", 0, 1),
+            ],
+        ),
+        (
+            ["review", "--tag", "saved-once", "--new", "1"],
+            "2*m\nm\n",
+            [
+                ("saved-once", "2*m", 0, 0),
+                ("saved-once", "m", 1, 0),
+            ],
+        ),
+        (["drill", "--tag", "saved-once", "--seed", "1"], "2*m\n", [("saved-once", "2*m", 0, 0)]),
+    ],
+    ids=["quiz", "review", "drill"],
+)
+def test_each_attempt_is_stored_exactly_once(
+    invoke, write_card, tmp_path, command, lines, expected
+):
+    # The study loop saves each attempt from its event; the session must not save it too.
+    card = write_card(ONCE_CARD, "deck/saved-once.yaml")
+    db = tmp_path / "once.db"
+    result = invoke(*command, "--deck", str(card.parent), "--db", str(db), input=lines)
+    assert result.exit_code == 0, result.output
+    assert stored_attempts(db) == expected
+    assert stats(invoke, "--db", str(db))["attempts"] == len(expected)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from quizzer.answers import CardJudge
 from quizzer.cards.model import Card
 from quizzer.progress.schedule import make_scheduler
+from quizzer.progress.settings import Settings
 from quizzer.progress.store import Store
 from quizzer.study.drill import DrillSession
 from quizzer.study.events import (
@@ -95,16 +96,22 @@ def rows(store: Store, query: str) -> list[tuple]:
         return connection.execute(query).fetchall()
 
 
-def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=False):
+#: Without learning steps a card rated Again is not asked again in the session, so the
+#: tests of one card's prompts see that card once; tests of the steps pass steps=True.
+NO_STEPS = Settings(learning_steps=(), relearning_steps=())
+
+
+def run(store, script, cards=(LINE,), *, interactive=True, drill=False, fuzz=False, steps=False):
     clock = Clock()
-    progress = SessionProgress(store, make_scheduler(fuzz=fuzz), "drill" if drill else "quiz", T0)
+    scheduler = make_scheduler(fuzz=fuzz, settings=None if steps else NO_STEPS)
+    progress = SessionProgress(store, scheduler, "drill" if drill else "quiz", T0)
     if drill:
-        session = DrillSession(list(cards), judge, clock, record=progress.record_attempt)
+        session = DrillSession(list(cards), judge, clock)
         options = StudyOptions(
             interactive=interactive, follow_ups=False, closing=False, rate_prompt=False
         )
     else:
-        session = QuizSession(list(cards), judge, clock, record=progress.record_attempt)
+        session = QuizSession(list(cards), judge, clock)
         options = StudyOptions(interactive=interactive)
     shown: list[object] = []
     reason = run_study(
@@ -375,3 +382,110 @@ def test_whatever_is_typed_the_session_ends_once_and_the_database_agrees(
             started = [e.card.id for e in shown if type(e).__name__ == "CardStarted"]
             assert [c.card_id for c in done.cards] == started
         assert rows(store, "SELECT count(*) FROM sessions WHERE ended_at IS NULL") == [(0,)]
+
+
+def test_skip_at_a_follow_up_skips_the_remaining_follow_ups(store):
+    script = Script("m", "b", "/skip", "")
+    reason, shown = run(store, script)
+    assert reason == "finished"
+    assert names(script.prompts) == ["BlankAsked", "BlankAsked", "ApproachAsked", "RatingAsked"]
+    assert "follow-ups skipped" in [getattr(e, "text", "") for e in shown]
+    assert "ApproachShown" not in names(shown)
+
+
+def test_a_card_rated_again_comes_back_once_its_step_is_due(store):
+    # Two cards; the first is revealed (Again, due in a minute); the clock ticks a second
+    # per call, so it is not due after the second card: learn-ahead brings it back.
+    script = Script("!", "!", "", "", "", "m", "b", "", "", "", "m", "b", "", "", "")
+    reason, shown = run(store, script, cards=(LINE, LINE2), steps=True)
+    started = [(e.card.id, e.number, e.total) for e in shown if type(e).__name__ == "CardStarted"]
+    assert started[:3] == [("line", 1, 2), ("line2", 2, 3), ("line", 3, 3)]
+    assert reason == "finished"
+    per_card = summary(shown).per_card()
+    assert [(t.first.card_id, len(t.showings)) for t in per_card] == [("line", 2), ("line2", 1)]
+    assert rows(store, "SELECT card_id, rating FROM reviews ORDER BY id")[0] == ("line", 1)
+
+
+def test_undo_only_at_the_next_cards_first_prompt(store):
+    script = Script("m", "b", "", "", "", "/undo", "m", "b", "", "", "")
+    _, shown = run(store, script, cards=(LINE, LINE2))
+    notices = [e.text for e in shown if type(e).__name__ == "Notice"]
+    assert any("took back the rating of line" in text for text in notices)
+    assert rows(store, "SELECT card_id FROM reviews ORDER BY id") == [("line2",)]
+    assert rows(store, "SELECT card_id, undone FROM attempts ORDER BY id") == [
+        ("line", 1),
+        ("line", 1),
+        ("line2", 0),
+        ("line2", 0),
+    ]
+
+
+def test_an_unknown_command_at_the_loops_own_prompt_is_told_not_taken(store):
+    script = Script("m", "b", "/help", "", "")
+    _, shown = run(store, script)
+    assert any("unknown command /help" in getattr(e, "text", "") for e in shown)
+
+
+def card_with_sections(card_id: str) -> Card:
+    return Card.model_validate(
+        {
+            "id": card_id,
+            "title": card_id.title(),
+            "prompt": "y = {{slope}} x + {{intercept}}",
+            "symbols": {"m": {}, "b": {}},
+            "blanks": {"slope": {"answer": "m"}, "intercept": {"answer": "b"}},
+            "intuition": "A line.",
+            "explanation": "The slope times x, plus the intercept.",
+            "worked_example": "m = 2, b = 1: y = 2x + 1.",
+            "code": "y = m * x + b",
+            "red_flags": ["the slope is the intercept"],
+            "follow_ups": [{"question": "Question 1?", "approach": "Approach 1."}],
+            "bullets": ["m is the slope"],
+        }
+    )
+
+
+def run_menu(store, script, cards):
+    clock = Clock()
+    scheduler = make_scheduler(fuzz=False, settings=NO_STEPS)
+    progress = SessionProgress(store, scheduler, "quiz", T0)
+    session = QuizSession(list(cards), judge, clock)
+    options = StudyOptions(interactive=True, card_back_menu=True)
+    shown: list[object] = []
+    reason = run_study(
+        session, read=script, show=shown.append, clock=clock, progress=progress, options=options
+    )
+    return reason, shown
+
+
+def test_the_card_back_menu_reaches_every_section_with_enter(store):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", "", "", "", "", "", "", "")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "finished"
+    assert "CardBack" in names(shown) and "CardFinished" not in names(shown)
+    fields = [e.field for e in shown if type(e).__name__ == "SectionShown"]
+    assert fields == ["worked_example", "code", "red_flags", "bullets"]
+    assert "ApproachShown" in names(shown)  # the follow-up came in its turn
+    asked = [p for p in script.prompts if type(p).__name__ == "SectionAsked"]
+    assert asked[0].left == ("worked_example", "code", "red_flags", "follow_ups", "bullets")
+
+
+def test_the_card_back_menu_keys_pick_a_section_and_n_goes_on(store):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", "c", "r", "n", "")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "finished"
+    assert [e.field for e in shown if type(e).__name__ == "SectionShown"] == ["code", "red_flags"]
+    assert names(script.prompts)[-1] == "RatingAsked"
+
+
+@pytest.mark.parametrize("sections_read", range(6))
+def test_quitting_from_any_section_keeps_the_review(store, sections_read):
+    sectioned = card_with_sections("sectioned")
+    script = Script("m", "b", *[""] * sections_read, "/quit")
+    reason, shown = run_menu(store, script, [sectioned])
+    assert reason == "quit"
+    assert rows(store, "SELECT card_id FROM reviews") == [("sectioned",)]
+    assert rows(store, "SELECT count(*) FROM attempts") == [(2,)]
+    assert names(shown)[-1] == "SessionFinished"

@@ -137,7 +137,10 @@ def test_reveal():
     session.start()
     events = session.answer("!")
     assert events[0] == Revealed(blank="scale", number=1, answer="sqrt(d_k)", because="asked")
-    assert isinstance(events[1], BlankAsked) and recorded == []
+    # Issue 24.7: a reveal asked for is saved as a wrong attempt that says so (it was not).
+    assert isinstance(events[1], BlankAsked)
+    assert [(a.given, a.correct, a.revealed) for a in recorded] == [("!", False, True)]
+    assert events[0].attempt == recorded[0]
 
 
 def test_skip_moves_to_the_next_card():

@@ -133,7 +133,8 @@ def audit_card(card: Card, report: AuditReport | None = None) -> AuditReport:
             if verdict.feedback == GENERIC:
                 report.generic += 1
                 problem("mutant-generic", text, f"refused with only: {verdict.feedback}")
-        for form in printed_forms(tree, judge):
+        # printed as written: a defined symbol (j = i - 1) stays itself, as in the card
+        for form in printed_forms(parse(blank.answer, judge.table, expand=False), judge):
             verdict = judge_bounded(judge, name, form)
             if not verdict.correct:
                 problem("form-refused", form, f"the answer as SymPy prints it is refused:"

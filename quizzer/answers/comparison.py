@@ -72,6 +72,9 @@ class Comparison:
     #: at 50 digits), and the other way round.
     answer_gaps: list[int] = field(default_factory=list)
     expected_gaps: list[int] = field(default_factory=list)
+    #: Where they differ, when only next to a kink (the sample points all agree):
+    #: no claim drawn from the sample points may be said then.
+    kink_point: numeric.Point | None = None
 
     @property
     def mismatched(self) -> bool:
@@ -222,6 +225,14 @@ class PointJudge:
         result.equal = True if result.confirmed >= MIN_CONFIRMED else None
         return result
 
+    def kinks_of(self, expected: Expected, tree: Node) -> list[numeric.Point]:
+        """Points either side of the kinks of the expected answer and of ``tree``."""
+        if expected.kinks is None:
+            expected.kinks = kinks.kink_points([expected.tree], self.points, self.domains)
+        return expected.kinks + kinks.kink_points(
+            [tree], self.points, self.domains, known=expected.tree
+        )
+
     def _compare_at_kinks(self, expected: Expected, tree: Node, found: Comparison) -> Comparison:
         """``found``, unless the two differ on either side of a kink (``max(0, r - 5000)``).
 
@@ -229,11 +240,7 @@ class PointJudge:
         looked for only in calls the expected answer does not make. Floats
         first, 50 digits only where they disagree, as at the sample points.
         """
-        if expected.kinks is None:
-            expected.kinks = kinks.kink_points([expected.tree], self.points, self.domains)
-        points = expected.kinks + kinks.kink_points(
-            [tree], self.points, self.domains, known=expected.tree
-        )
+        points = self.kinks_of(expected, tree)
         if not points:
             return found
         try:
@@ -250,7 +257,7 @@ class PointJudge:
             if verdict == "mismatch" and not numeric.has_zero(point):
                 return Comparison(False, found.valid, found.confirmed, answer_gaps=[-1])
             if verdict is False:
-                return Comparison(False, found.valid, found.confirmed)
+                return Comparison(False, found.valid, found.confirmed, kink_point=point)
         return found
 
     def _expected_values(self, expected: Expected, values: list[Any]) -> list[Any]:

@@ -27,12 +27,16 @@ from quizzer.answers.reading import (
     Series,
     Transpose,
 )
+from quizzer.answers.tree import symbols_used
 from quizzer.answers.words import UNITS
 from quizzer.names import GREEK, name_key
 
 
 class Names(Protocol):
     """What the constructs ask of a symbol table (:class:`quizzer.answers.syntax.SymbolTable`)."""
+
+    @property
+    def matrices(self) -> frozenset[str]: ...
 
     def symbol(self, typed: str) -> str | None: ...
 
@@ -192,9 +196,10 @@ class Constructs:
         return False
 
     # transposes --------------------------------------------------------------
+    # (_PRIMES: the marks that are a transpose only on a matrix)
     def transpose_mark(self, token: Token) -> bool:
         """Whether ``token`` after ``^`` says transpose: T (not a symbol), ⊤, \\mathrm{T}, '."""
-        if token.kind == "op" and token.text == "'":
+        if token.kind == "op" and token.text in ("'", "ᵀ"):
             return True
         if token.kind != "name":
             return False
@@ -207,16 +212,28 @@ class Constructs:
     def braced_transpose(self, left: Node) -> Node | None:
         """``x^{T}``, ``x^{\\top}``, ``x^{\\prime}`` (the ``^`` already read), if so."""
         if self.transpose_mark(self.peek()):
-            self.advance()
-            return Transpose(left)
+            return self.transposed(left, self.advance())
         if (
             self.is_op("{")
             and self.is_op("}", 2)
             and self.transpose_mark(self.tokens[self.position + 1])
         ):
+            mark = self.tokens[self.position + 1]
             self.position += 3
-            return Transpose(left)
+            return self.transposed(left, mark)
         return None
+
+    def transposed(self, left: Node, mark: Token) -> Node:
+        """``left`` transposed by ``mark``. A prime (``'``, ``\\prime``) transposes only
+        an expression with a matrix symbol: on a scalar a transpose is the identity,
+        so ``f'(x)`` would silently be f·x. It is an error there instead."""
+        if mark.text in _PRIMES and not (symbols_used(left) & self.symbols.matrices):
+            raise AnswerError(
+                f"a prime at column {mark.column} is read only as the transpose of a matrix; "
+                "write a derivative out as its formula",
+                mark.column,
+            )
+        return Transpose(left)
 
     # binomials ---------------------------------------------------------------
     def latex_binomial(self, token: Token) -> Node | None:
@@ -417,3 +434,7 @@ class Constructs:
                     following = self.tokens[index + 2]
                 return following if following.kind == "name" else None
         return None
+
+
+#: Marks that transpose only a matrix (see :meth:`Constructs.transposed`).
+_PRIMES = frozenset({"'", "\\prime", "′"})

@@ -251,6 +251,11 @@ def common_offset(pairs: Sequence[tuple[Any, Any]]) -> float | None:
     return None
 
 
+def value_relations(expected: list[Any], answer: list[Any]) -> str | None:
+    """The first relation of the values that holds at every point (sign, factor...)."""
+    return _value_relations(expected, answer)
+
+
 def _value_relations(expected: list[Any], answer: list[Any]) -> str | None:
     pairs = real_pairs(expected, answer)
     if pairs is None or len(pairs) < 3:

@@ -27,6 +27,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -260,7 +261,9 @@ class CardJudge(PointJudge):
         # A number with a unit is judged by value, sign and unit kept (issue 22 item 1).
         number = compiled.words.in_answer_unit(given, _constant(compiled.expected))
         if number is not None:
-            return replace(self.judge(name, number, read_back=read_back), given=text)
+            found = replace(self.judge(name, number, read_back=read_back), given=text)
+            in_unit = None if found.correct else self._rounded_in_unit(compiled, given)
+            return found if in_unit is None else replace(found, **in_unit)
         try:
             # not stripped: columns count in what was typed
             written = parse(text, self.table, expand=False)
@@ -340,6 +343,8 @@ class CardJudge(PointJudge):
             return verdict(
                 False, self._undecided(compiled.expected.tree, tree, comparison), "numeric"
             )
+        if comparison.kink_point is not None:
+            return verdict(False, self._kink_feedback(compiled, tree, comparison), "numeric")
         return verdict(
             False, self._diagnose(compiled, tree, values, expr, tidy=read_back), "numeric"
         )
@@ -370,6 +375,36 @@ class CardJudge(PointJudge):
         with mpmath.workdps(numeric.MP_DIGITS):
             shown = mpmath.nstr(value, max(places + 2, 4), strip_zeros=False)
         return f"exactly {compiled.blank.answer.strip()} = {shown}…"
+
+    def _rounded_in_unit(self, compiled: _CompiledBlank, given: str) -> dict[str, Any] | None:
+        """A decimal typed in another unit than the answer's that is the exact value,
+        in that unit, correctly rounded to the digits typed (``2.15 GB`` for 2 GiB,
+        which is 2.147… GB): the fields that make the verdict right."""
+        expected = compiled.expected
+        factor = compiled.words.unit_factor(given, _constant(expected))
+        typed = _DECIMAL_IN_QUANTITY.search(given)
+        if expected is None or compiled.blank.exact or factor in (None, 1) or not typed:
+            return None
+        assert factor is not None
+        places = len(typed.group(1).partition(".")[2])
+        value = self._precise_at(expected.tree, self.points[0])
+        number = Fraction(typed.group(0).replace("\u2212", "-").replace(" ", ""))
+        if not places or value in (None, UNDEFINED) or numeric.is_matrix(value):
+            return None
+        if diagnosis.significant_digits(number, places) < MIN_ROUNDED_DIGITS:
+            return None
+        with mpmath.workdps(numeric.MP_DIGITS):
+            in_unit = mpmath.mpf(value) / mpmath.mpf(factor.numerator) * factor.denominator
+            if not diagnosis.rounds_to(in_unit, number, places):
+                return None
+            shown = mpmath.nstr(in_unit, max(places + 2, 4), strip_zeros=False)
+        unit = given[typed.end() :].strip()
+        return {
+            "correct": True,
+            "status": "correct",
+            "feedback": f"exactly {shown}… {unit}",
+            "decided_by": "rounded",
+        }
 
     def _same_as_a_wrong_entry(self, blank: Blank, tree: Node) -> str | None:
         """The feedback of a ``wrong`` entry written as this very tree (``1/W``).
@@ -494,6 +529,46 @@ class CardJudge(PointJudge):
             return "yours differs from the answer on one side of a kink (max, abs, clip...)"
         return "yours is not real at some points where the answer is, or the other way round"
 
+    def _held_at_kinks(
+        self, expected: Expected, tree: Node, ours: list[Any], theirs: list[Any], found: str
+    ) -> str:
+        """``found``, unless it is a relation of the values (wrong sign, a factor...)
+        that fails beside a kink: the sample points may all lie on one side of it
+        (abs(x - 1000) against x - 1000 is "wrong sign" only below 1000)."""
+        if diagnosis.value_relations(ours, theirs) != found:
+            return found  # a structural claim: true by construction
+        points = self.kinks_of(expected, tree)
+        if not points:
+            return found
+        try:
+            more_ours, more_theirs = (self._values_at(t, points) for t in (expected.tree, tree))
+        except numeric.NotDefined:
+            return found
+        if diagnosis.value_relations(ours + more_ours, theirs + more_theirs) == found:
+            return found
+        return "yours agrees with the answer on one side of a kink (max, abs, clip...) only"
+
+    def _kink_feedback(self, compiled: _CompiledBlank, tree: Node, found: Comparison) -> str:
+        """The answer agrees at every sample point and differs only next to a kink of
+        a max, abs, clip...: claims drawn from the sample points (a constant factor,
+        "very close") would be false, so say where it differs instead."""
+        expected = compiled.expected
+        assert expected is not None and found.kink_point is not None
+        for wrong, feedback in compiled.wrong:
+            if self.compare(wrong, tree, self._values_or_none(wrong.tree) or []).equal:
+                return feedback
+        point = found.kink_point
+        named = sorted(symbols_used(tree) | symbols_used(expected.tree))
+        shown = [(n, point.floats.get(n)) for n in named]
+        where = ", ".join(f"{n} = {v:.6g}" for n, v in shown if isinstance(v, float)) or "a point"
+        theirs, ours = (self._precise_at(t, found.kink_point) for t in (tree, expected.tree))
+        if isinstance(theirs, mpmath.mpf) and isinstance(ours, mpmath.mpf):
+            return (
+                f"yours differs from the answer at {where}: yours is {mpmath.nstr(theirs, 6)}, "
+                f"the answer {mpmath.nstr(ours, 6)}"
+            )
+        return f"yours differs from the answer at {where} (one side of a max, abs, clip...)"
+
     def _diagnose(
         self,
         compiled: _CompiledBlank,
@@ -534,7 +609,7 @@ class CardJudge(PointJudge):
             answer_symbols=_symbols_of(tree, expr),
         )
         if found != diagnosis.GENERIC:
-            return found
+            return self._held_at_kinks(expected, tree, expectation.values, values, found)
         # No claim holds where both are real; where only one is, that is the news
         gaps = Comparison(False)
         for index, (e, a) in enumerate(zip(expectation.values, values, strict=False)):
@@ -545,6 +620,8 @@ class CardJudge(PointJudge):
         return self._domain_feedback(compiled, tree, values, gaps) if gaps.mismatched else found
 
 
+#: The decimal in a quantity as typed (``2.15`` in ``about 2.15 GB``).
+_DECIMAL_IN_QUANTITY = re.compile(r"[+\-−]?\s*(\d+\.\d*|\.\d+)")
 #: A decimal as typed: digits with a point, an optional sign, nothing else.
 _DECIMAL_TYPED = re.compile(r"^[+\-−]?\s*(\d+\.\d*|\.\d+)$")
 
@@ -558,6 +635,12 @@ def judge_in_this_thread(
     read_back: bool = True,
 ) -> Verdict:
     """``judge.judge(blank, text)`` under :func:`deadline`, limits turned into verdicts."""
+    if read_back:
+        # Loading SymPy is no part of judging an answer: it must not use up
+        # the answer's time (or be cut short half-way by its budget).
+        from quizzer.answers import symbolic
+
+        symbolic.warm()
     try:
         with deadline(seconds):
             return judge.judge(blank, text, read_back=read_back)

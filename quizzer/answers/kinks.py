@@ -88,11 +88,23 @@ def _inside(domain: numeric.Domain, value: float) -> bool:
     return low_ok and high_ok
 
 
+def _ends(domain: numeric.Domain) -> set[float]:
+    """Just inside each end of a range: a kink past every scanned magnitude
+    (max(0, x - 9990) on [0, 10000]) is bracketed only by the end."""
+    ends = set()
+    for end in (domain.low, domain.high):
+        if end is not None:
+            inward = 1e-9 * max(1.0, abs(end)) * (1 if end == domain.low else -1)
+            if _inside(domain, end + inward):
+                ends.add(end + inward)
+    return ends
+
+
 def _root(
     tree: Node, point: numeric.Point, name: str, domain: numeric.Domain, budget: _Budget
 ) -> float | None:
     """Where ``tree`` changes sign along ``name`` from ``point``, by bisection."""
-    candidates = sorted({t for s in _SCAN for t in (s, -s) if _inside(domain, t)})
+    candidates = sorted({t for s in _SCAN for t in (s, -s) if _inside(domain, t)} | _ends(domain))
     signs: list[tuple[float, float]] = []
     for t in candidates:
         value = budget.value(tree, _with(point, name, t))
@@ -138,7 +150,12 @@ def kink_points(
         if root is None:
             continue
         step = 0.05 * (abs(root) + 1)
-        for value in (root - step, root + step):
-            if _inside(domains[name], value):
+        domain = domains[name]
+        for side in (-1, 1):
+            value = root + side * step
+            end = domain.high if side > 0 else domain.low
+            if not _inside(domain, value) and end is not None:
+                value = (root + end) / 2  # the kink is near an end: the other side is narrow
+            if _inside(domain, value) and value != root:
                 points.append(_with(start, name, value))
     return points

@@ -54,7 +54,7 @@ _RAISED_LETTERS = "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷ�
 _RAISED = str.maketrans(_RAISED_LETTERS, "abcdefghijklmnoprstuvwxyz")
 _UNICODE_OPS = {
     "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
-    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "∛": "cbrt", "ᵀ": "'", "∣": "|", "‖": "‖",
+    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "∛": "cbrt", "ᵀ": "ᵀ", "∣": "|", "‖": "‖",
     "¬": "¬", "∞": "∞", "│": "|", "⌊": "⌊", "⌋": "⌋", "⌈": "⌈", "⌉": "⌉",
 }  # fmt: skip
 _VULGAR_FRACTIONS = {
@@ -94,6 +94,9 @@ LATEX_COMMANDS = frozenset(
      *VARIANT_LETTERS, *ACCENT_COMMANDS, "pi"} - {",", ";", ":", "!", " "}
 )  # fmt: skip
 _NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: Digit groups of three after a space, as in 1 000 000 (not 1 0001, nor 1 000.5).
+_WHOLE_GROUP = re.compile(r"\d{1,3}")
+_THOUSANDS = re.compile(r"(?: \d{3})+(?![\d.eE])")
 _LETTERS = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
 _GREEK_TAIL = re.compile(r"\d+(?:hat|bar|tilde)?(?![A-Za-z])|(?:hat|bar|tilde)(?![A-Za-z])")
@@ -144,7 +147,7 @@ class _Lexer:
                 self.tokens.append(Token("op", "//", column))  # numpy's floor division
                 self.i += 2
             elif re.match(r"\.T(?![A-Za-z0-9_])", text[self.i : self.i + 3]):
-                self.tokens.append(Token("op", "'", column))  # numpy's X.T
+                self.tokens.append(Token("op", "ᵀ", column))  # numpy's X.T: a transpose, no prime
                 self.i += 2
             elif char == "_" and (loose := _LOOSE_SUBSCRIPT.match(text, self.i)):
                 self.tokens.append(Token("sub", loose.group(1) or loose.group(2) or "", column))
@@ -191,8 +194,20 @@ class _Lexer:
             raise TooLarge(f"number too long to judge at column {column}", column)
         if match.group(2) and abs(int(match.group(2)[1:])) > MAX_EXPONENT:
             raise TooLarge(f"number too large to judge at column {column}", column)
-        self.tokens.append(Token("num", match.group(0), column))
-        self.i = match.end()
+        text, end = match.group(0), match.end()
+        grouped = _THOUSANDS.match(self.text, end) if _WHOLE_GROUP.fullmatch(text) else None
+        if grouped:  # 1 000 000 is one number, as SI writes it
+            text, end = text + grouped.group(0).replace(" ", ""), grouped.end()
+            if len(text) > MAX_LITERAL_DIGITS:
+                raise TooLarge(f"number too long to judge at column {column}", column)
+        if self.tokens and self.tokens[-1].kind == "num":
+            # "2 3" would silently be 6 and "1 00" 0: never a different number than typed
+            raise AnswerError(
+                f"two numbers side by side at column {column}: write one number, or * between them",
+                column,
+            )
+        self.tokens.append(Token("num", text, column))
+        self.i = end
 
     # names ---------------------------------------------------------------------
 

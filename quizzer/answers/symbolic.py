@@ -181,6 +181,16 @@ def plain(expr: Any) -> str:
     return _PlainPrinter({"order": None}).doprint(expr)
 
 
+@cache
+def warm() -> None:
+    """Load what SymPy's printers load on first use (the pretty printer imports
+    ``sympy.physics.units`` on the first product it prints: ~0.5 s), so that it
+    happens outside any time limit: an import cut short leaves SymPy half-loaded."""
+    x, y = sympy.symbols("x y")
+    pretty(2 * x * y / (x + 1))
+    plain(2 * x * y / (x + 1))
+
+
 def pretty(expr: Any) -> str:
     """SymPy's Unicode pretty form (may span several lines)."""
     return _PrettyPrinter({"use_unicode": True, "wrap_line": False}).doprint(expr)

@@ -293,7 +293,7 @@ class _Parser(Constructs):
                 return _POW_BP
             if token.text == "//":
                 return _MUL_BP
-            if token.text in ("'", "!", "%"):
+            if token.text in ("'", "ᵀ", "!", "%"):
                 return _POSTFIX_BP
         if token.kind == "sub":
             return _POSTFIX_BP
@@ -329,9 +329,8 @@ class _Parser(Constructs):
             if transposed is not None:
                 return transposed
             return Binary("^", left, self.expression(_POW_BP - 1))
-        if token.kind == "op" and token.text == "'":
-            self.advance()
-            return Transpose(left)
+        if token.kind == "op" and token.text in ("'", "ᵀ"):
+            return self.transposed(left, self.advance())
         if token.kind == "op" and token.text == "!":
             self.advance()
             return Call("factorial", (left,))

@@ -5,8 +5,9 @@ Two phrases match when they are the same after :func:`normalise`:
 - case, punctuation and the articles *a*, *an*, *the* do not count;
 - a plural is its singular (``running stats`` = ``running stat``);
 - number words are numbers (``two`` = ``2``) and a quantity is its value in
-  a base unit, so ``2GiB``, ``2 GB``, ``2 gigabytes`` and ``2048 MiB`` are one
-  answer (an interview does not hinge on GB against GiB);
+  a base unit, so ``2GiB``, ``2 gibibytes`` and ``2048 MiB`` are one answer;
+  ``2 GB`` is not (10^9 bytes against 2^30: a number typed in GB is judged
+  by value, and ``2.15 GB`` is right for 2 GiB as a correct rounding);
 - words of one synonym group are one word (``dim`` = ``dimension``; the
   built-in groups plus the card's own ``synonyms``);
 - spacing inside a word does not count (``layernorm`` = ``layer norm``).
@@ -35,13 +36,18 @@ NUMBER_WORDS: dict[str, int | Fraction] = {
 }  # fmt: skip
 
 #: Units by every spelling, as (base unit, size in that base). Decimal and binary
-#: byte prefixes are taken as one: "2 GB" for 2 GiB is what an interviewer hears.
+#: byte prefixes differ (1 GB = 10^9 bytes, 1 GiB = 2^30): taking them as one
+#: accepted 35 GiB for 35 GB, 7% too much.
 _UNIT_SPELLINGS: dict[tuple[str, int | Fraction], tuple[str, ...]] = {
     ("byte", 1): ("b", "byte", "bytes"),
-    ("byte", 2**10): ("kb", "kib", "kilobyte", "kilobytes", "kibibyte", "kibibytes"),
-    ("byte", 2**20): ("mb", "mib", "megabyte", "megabytes", "mebibyte", "mebibytes"),
-    ("byte", 2**30): ("gb", "gib", "gigabyte", "gigabytes", "gibibyte", "gibibytes"),
-    ("byte", 2**40): ("tb", "tib", "terabyte", "terabytes", "tebibyte", "tebibytes"),
+    ("byte", 10**3): ("kb", "kilobyte", "kilobytes"),
+    ("byte", 10**6): ("mb", "megabyte", "megabytes"),
+    ("byte", 10**9): ("gb", "gigabyte", "gigabytes"),
+    ("byte", 10**12): ("tb", "terabyte", "terabytes"),
+    ("byte", 2**10): ("kib", "kibibyte", "kibibytes"),
+    ("byte", 2**20): ("mib", "mebibyte", "mebibytes"),
+    ("byte", 2**30): ("gib", "gibibyte", "gibibytes"),
+    ("byte", 2**40): ("tib", "tebibyte", "tebibytes"),
     ("bit", 1): ("bit", "bits"),
     ("second", 1): ("s", "sec", "secs", "second", "seconds"),
     ("second", Fraction(1, 1000)): ("ms", "millisecond", "milliseconds", "msec"),
@@ -398,11 +404,18 @@ class WordJudge:
             return None
         if given.unit is None:  # "minus six" is -6; "-6" reads as it is
             return str(given.value) if any(c.isalpha() for c in text) else None
+        converted = self.unit_factor(text, expected)
+        return None if converted is None else str(given.value * converted)
+
+    def unit_factor(self, text: str, expected: float | None) -> Fraction | None:
+        """How many answer units one unit of the quantity ``text`` is (2**30/10**9
+        for ``2.15 GB`` on an answer in GiB); None as for :meth:`in_answer_unit`."""
+        given = read_quantity(text)
+        if given is None or given.unit is None:
+            return None
         base, size = UNITS[given.unit]
         scale = self._answer_scale(base, expected)
-        if scale is None:
-            return None
-        return str(given.value * size / scale)
+        return None if scale is None else Fraction(size) / scale
 
     def _answer_scale(self, base: str, expected: float | None) -> Fraction | None:
         """The size, in ``base`` units, of 1 in the answer: 2**30 for an answer in GB."""

@@ -19,8 +19,11 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
+
+from quizzer.answers.deadline import WALL_FACTOR
 
 if TYPE_CHECKING:
     from quizzer.answers.judge import CardJudge, Verdict
@@ -29,7 +32,8 @@ if TYPE_CHECKING:
 MEMORY_HEADROOM_BYTES = 1 << 30
 #: How long a new child may take to import SymPy and numpy and say it is ready.
 START_SECONDS = 60.0
-#: The child stops an overrun itself with its own timer; the parent kills it
+#: The child stops an overrun itself with its own timer (CPU time, backed by
+#: the clock at WALL_FACTOR times the limit); the parent kills it
 #: only when that fails (a C routine that never returns to Python).
 GRACE_SECONDS = 1.0
 
@@ -65,7 +69,7 @@ class JudgeWorker:
                 assert process.stdin is not None
                 process.stdin.write(json.dumps(request) + "\n")
                 process.stdin.flush()
-                reply = self._replies.get(timeout=self.seconds + GRACE_SECONDS)
+                reply = self._reply_of(process)
             except (OSError, queue.Empty):
                 reply = None
             if reply is not None:
@@ -75,6 +79,26 @@ class JudgeWorker:
             self._stop()  # overran, or died (out of memory): the next call starts afresh
             self.restarts += 1
         return Verdict.too_large(blank, text, "took too long to judge")
+
+    def _reply_of(self, process: subprocess.Popen[str]) -> str | None:
+        """The child's reply, waiting while it computes: its limit is CPU time, so
+        on a loaded machine it may need longer on the clock. Past ``seconds +
+        GRACE_SECONDS`` a child that used no CPU in the last slice is stuck
+        (stopped, or blocked outside Python), and past WALL_FACTOR times the
+        limit it is given up on; either way: raise queue.Empty."""
+        started = time.monotonic()
+        patient = self.seconds + GRACE_SECONDS
+        give_up = started + self.seconds * WALL_FACTOR + GRACE_SECONDS
+        used = _cpu_seconds(process.pid)
+        while True:
+            try:
+                return self._replies.get(timeout=_SLICE)
+            except queue.Empty:
+                now = time.monotonic()
+                before, used = used, _cpu_seconds(process.pid)
+                stuck = used is None or before is None or used <= before
+                if now >= give_up or (now - started >= patient and stuck):
+                    raise
 
     def close(self) -> None:
         with self._lock:
@@ -124,6 +148,20 @@ class JudgeWorker:
         self._process = None
 
 
+#: How often a waiting parent looks at the child's CPU time.
+_SLICE = 0.25
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used, from /proc (None where that is unknown)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _forward_lines(process: subprocess.Popen[str], replies: queue.Queue[str | None]) -> None:
     """Hand each line the child writes to the waiting caller; None once it is gone."""
     assert process.stdout is not None
@@ -140,9 +178,11 @@ def _forward_lines(process: subprocess.Popen[str], replies: queue.Queue[str | No
 
 def serve(seconds: float) -> None:
     """Judge each request line with the main-thread timer until input ends."""
+    from quizzer.answers import symbolic
     from quizzer.answers.judge import CardJudge, judge_in_this_thread
     from quizzer.cards.model import Card
 
+    symbolic.warm()  # before "ready": loading is no answer's time
     _limit_memory(MEMORY_HEADROOM_BYTES)
     judges: dict[str, CardJudge] = {}
     _reply("ready")

@@ -15,5 +15,7 @@ def audit(workspace: Workspace, names: tuple[str, ...] = ()) -> AuditReport:
     """Audit the named cards (ids or files), or every known card when none is named."""
     from quizzer.answers.audit import audit_cards
 
-    chosen = choose_cards(workspace, CardChoice(names=names, purpose="to audit"))
+    # An author audits every card, set aside or not.
+    choice = CardChoice(names=names, purpose="to audit", set_aside_too=True)
+    chosen = choose_cards(workspace, choice)
     return audit_cards(loaded.card for loaded in chosen)

@@ -4,7 +4,8 @@
 take the cached fast path: the deck comes from the deck cache, and cards named
 by id come straight from its index without walking the deck. New cards are
 introduced by level (1 fundamentals, 2 core, 3 advanced; a card without one
-is core), then in deck order.
+is core), then in deck order. Suspended and buried cards are left out of
+every choice except of cards the learner named (:func:`without_set_aside`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
     from quizzer.app.workspace import Workspace
     from quizzer.cards.deck import Deck, LoadedCard
+    from quizzer.progress.flags import CardFlags
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class CardChoice:
         limit: At most this many cards.
         shuffle: In a random order, from ``seed``.
         purpose: What the cards are for, in the message when none is left ("to quiz on").
+        set_aside_too: Keep suspended and buried cards (``audit`` looks at every card).
     """
 
     names: tuple[str, ...] = ()
@@ -49,6 +52,7 @@ class CardChoice:
     shuffle: bool = False
     seed: int | None = None
     purpose: str = "to quiz on"
+    set_aside_too: bool = False
 
 
 class NothingToStudy(Exception):
@@ -149,7 +153,8 @@ def _named_or_all(workspace: Workspace, choice: CardChoice) -> list[LoadedCard]:
         ]
         picked = select_cards(picked, tags=choice.tags, keep_order=True)
     else:
-        picked = select_cards(deck.cards, tags=choice.tags)
+        pool = deck.cards if choice.set_aside_too else without_set_aside(workspace, deck.cards)
+        picked = select_cards(pool, tags=choice.tags)
     if choice.search is not None:
         from quizzer.cards.search import search_cards
 
@@ -157,6 +162,34 @@ def _named_or_all(workspace: Workspace, choice: CardChoice) -> list[LoadedCard]:
     return select_cards(
         picked, keep_order=True, limit=limit, shuffle=choice.shuffle, seed=choice.seed
     )
+
+
+def stored_flags(workspace: Workspace) -> dict[str, CardFlags]:
+    """Every suspended or buried card's flags ({} when there is no progress database)."""
+    from quizzer.progress.flags import card_flags
+
+    with workspace.existing_progress() as store:
+        return {} if store is None else card_flags(store)
+
+
+def without_set_aside(
+    workspace: Workspace,
+    cards: Sequence[LoadedCard],
+    now: datetime | None = None,
+    flags: dict[str, CardFlags] | None = None,
+) -> list[LoadedCard]:
+    """``cards`` without the suspended ones and those buried until after ``now``.
+
+    Called wherever quiz, review, drill or export choose cards the learner did
+    not name; ``flags`` when the caller has read them already.
+    """
+    from quizzer.progress.flags import without_set_aside as kept
+
+    flags = stored_flags(workspace) if flags is None else flags
+    if not flags:
+        return list(cards)
+    keep = set(kept([c.id for c in cards], flags, now or workspace.clock()))
+    return [c for c in cards if c.id in keep]
 
 
 def _is_path(name: str) -> bool:

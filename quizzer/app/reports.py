@@ -18,6 +18,7 @@ from quizzer.errors import QuizzerError
 if TYPE_CHECKING:
     from quizzer.app.workspace import Workspace
     from quizzer.cards.deck import LoadedCard
+    from quizzer.progress.flags import CardFlags
     from quizzer.progress.selection import CardState, Status
     from quizzer.progress.stats import CardHistory, Report, Topic
     from quizzer.study.overrides import CardOverrides
@@ -51,6 +52,7 @@ class Listing:
         broken_files: How many card files could not be loaded.
         states_problem: Why the states could not be read (a broken database), if so.
         now: The time the states were read at.
+        flags: Each suspended or buried card's flags (a card not here is neither).
     """
 
     cards: list[LoadedCard]
@@ -58,14 +60,28 @@ class Listing:
     broken_files: int
     states_problem: str | None
     now: datetime
+    flags: dict[str, CardFlags] = field(default_factory=dict)
 
     def state_of(self, card: LoadedCard) -> CardState:
         from quizzer.progress.selection import NEW_CARD
 
         return self.states.get(card.id, NEW_CARD)
 
+    def flags_of(self, card: LoadedCard) -> CardFlags:
+        from quizzer.progress.flags import NOT_FLAGGED
+
+        return self.flags.get(card.id, NOT_FLAGGED)
+
     def labels(self) -> dict[str, str]:
-        return {c.id: self.state_of(c).label(self.now) for c in self.cards}
+        """Each card's state; a card set aside says so instead (suspended, buried)."""
+        labels = {}
+        for card in self.cards:
+            flags = self.flags_of(card)
+            if flags.set_aside(self.now):
+                labels[card.id] = "suspended" if flags.suspended else "buried"
+            else:
+                labels[card.id] = self.state_of(card).label(self.now)
+        return labels
 
     def to_list(self) -> list[dict[str, Any]]:
         return [
@@ -77,6 +93,7 @@ class Listing:
                 "deck": c.deck,
                 "blanks": c.blank_names,
                 **self.state_of(c).to_dict(),
+                **self.flags_of(c).to_dict(),
             }
             for c in self.cards
         ]
@@ -84,17 +101,19 @@ class Listing:
 
 def listing(workspace: Workspace, tags: Sequence[str] = (), search: str | None = None) -> Listing:
     """Every card with one of ``tags`` (all when none) matching ``search``, with its state."""
-    from quizzer.app.choosing import filtered, load, stored_states
+    from quizzer.app.choosing import filtered, load, stored_flags, stored_states
 
     deck = load(workspace)
     cards = filtered(deck.cards, tags, search)
     problem = None
+    flags: dict[str, CardFlags] = {}
     try:
         states = stored_states(workspace)[0]
+        flags = stored_flags(workspace)
     except QuizzerError as error:  # a broken database: list the cards without states
         states, problem = {}, error.message
     broken = {p.path for p in deck.problems if p.severity == "error"}
-    return Listing(cards, states, len(broken), problem, workspace.clock())
+    return Listing(cards, states, len(broken), problem, workspace.clock(), flags)
 
 
 @dataclass(frozen=True)

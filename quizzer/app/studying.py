@@ -140,9 +140,11 @@ def _progress(workspace: Workspace, store: Store | None, mode: str) -> SessionPr
     if store is None:
         return None
     from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.settings import read_settings
     from quizzer.study.recording import SessionProgress
 
-    return SessionProgress(store, make_scheduler(), mode, workspace.clock())
+    scheduler = make_scheduler(settings=read_settings(store))
+    return SessionProgress(store, scheduler, mode, workspace.clock())
 
 
 def _run(
@@ -177,6 +179,8 @@ def _run(
             follow_ups=follow_ups,
             closing=closing,
             rate_prompt=rate_prompt,
+            # Shown only in a terminal, after a quiz's follow-ups (the loop decides).
+            card_back_menu=True,
         ),
         fingerprints=judges.fingerprints if progress is not None else None,
     )
@@ -193,6 +197,8 @@ def study(
     """Quiz (or review, with ``mode``) ``cards`` until the session ends; returns why it did.
 
     Progress is saved unless ``options.record`` is false (``--no-record``).
+    The study loop saves each attempt from the event that carries it, so the
+    session is given no recorder of its own (it would save every attempt twice).
     """
     from quizzer.study.quiz import KEYS_HELP, QuizSession
 
@@ -202,10 +208,7 @@ def study(
     try:
         judges = Judges(cards[0], learner.start_thread)
         progress = _progress(workspace, store, mode)
-        record = progress.record_attempt if progress is not None else None
-        session = QuizSession(
-            list(cards), judges, workspace.clock, tries=options.tries, record=record
-        )
+        session = QuizSession(list(cards), judges, workspace.clock, tries=options.tries)
         return _run(
             workspace,
             session,
@@ -246,17 +249,25 @@ def plan_review(
     candidates: Sequence[LoadedCard],
     *,
     limit: int | None = None,
-    new_per_day: int = defaults.NEW_PER_DAY,
+    new_per_day: int | None = None,
 ) -> ReviewPlan:
-    """What ``review`` asks today among ``candidates`` (in deck order); new cards by level."""
-    from quizzer.app.choosing import by_level
+    """What ``review`` asks today among ``candidates`` (in deck order); new cards by level.
+
+    Suspended and buried cards are left out. ``new_per_day`` None: the
+    learner's setting (``quizzer config new_per_day``).
+    """
+    from quizzer.app.choosing import by_level, without_set_aside
+    from quizzer.progress.flags import card_flags
     from quizzer.progress.schedule import plan_review as plan
+    from quizzer.progress.settings import read_settings
     from quizzer.study.recording import new_cards_seen_on
 
-    ordered = by_level(candidates)
-    by_id = {c.id: c.card for c in ordered}
     with workspace.open_progress() as store:
         now = workspace.clock()
+        if new_per_day is None:
+            new_per_day = read_settings(store).new_per_day
+        kept = without_set_aside(workspace, candidates, now, card_flags(store))
+        by_id = {c.id: c.card for c in by_level(kept)}
         chosen = plan(
             list(by_id),
             store.fsrs_cards(),
@@ -330,14 +341,14 @@ def drill(
     cards. Returns why the drill ended and its report (None when it ended
     before any card).
     """
-    from quizzer.app.choosing import filtered, load
+    from quizzer.app.choosing import filtered, load, without_set_aside
     from quizzer.study.drill import DrillSession, cheat_sheet_markdown
 
     if sheet is not None:
         from quizzer.files import check_writable
 
         check_writable(sheet)
-    pool = filtered(load(workspace).cards, choice.tags, choice.search)
+    pool = filtered(without_set_aside(workspace, load(workspace).cards), choice.tags, choice.search)
     if not pool:
         what = f" with tag {', '.join(choice.tags)}" if choice.tags else ""
         raise QuizzerError(f"no cards{what} to drill")
@@ -353,7 +364,6 @@ def drill(
             workspace.clock,
             minutes=minutes,
             follow_up_states=progress.states() if progress else {},
-            record=progress.record_attempt if progress else None,
         )
         ended = _run(
             workspace,

@@ -21,7 +21,18 @@ import typer
 from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
-from quizzer.cli import answers, audit, cards, drill, export, overrides, progress, sessions, sync
+from quizzer.cli import (
+    answers,
+    audit,
+    cards,
+    drill,
+    export,
+    habits,
+    overrides,
+    progress,
+    sessions,
+    sync,
+)
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
 from quizzer.files import protected, skipped_files_reported_to
@@ -185,6 +196,7 @@ app.add_typer(overrides.app)
 app.add_typer(progress.app)
 app.add_typer(progress.progress_app)
 app.add_typer(export.app)
+app.add_typer(habits.app)
 app.add_typer(sync.app)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -13,15 +13,13 @@ from quizzer.cli.common import (
     DbOption,
     DeckOption,
     JsonOption,
+    NoPagerOption,
     SearchOption,
     TagsOption,
     screen_for,
     workspace_for,
 )
 from quizzer.errors import ExitCode, QuizzerError
-
-if TYPE_CHECKING:
-    pass
 
 app = typer.Typer()
 
@@ -34,6 +32,7 @@ def list_cards(
     db: DbOption = None,
     json: JsonOption = False,
     search: SearchOption = None,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """List the cards, grouped by deck, each with its state: new, due, or the date it is due.
 
@@ -49,7 +48,8 @@ def list_cards(
     if json:
         screen.json(found.to_list())
     else:
-        screen.card_list(found.cards, found.labels())
+        with screen.paged(not no_pager):
+            screen.card_list(found.cards, found.labels())
     if found.broken_files:
         from quizzer.ui.widgets import counted
 
@@ -65,6 +65,7 @@ def show(
     card: CardArgument,
     deck: DeckOption = None,
     json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Show a whole card: the prompt, its answers and every teaching section.
 
@@ -77,7 +78,8 @@ def show(
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:
-        screen.card(loaded)
+        with screen.paged(not no_pager):
+            screen.card(loaded)
 
 
 @app.command()

@@ -33,6 +33,13 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+NoPagerOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Print everything at once (default in a terminal: page long output; QUIZZER_PAGER=).",
+    ),
+]
 
 
 def workspace_of(ctx: ClickContext | None) -> Workspace:

@@ -11,6 +11,7 @@ from quizzer.cli.common import (
     DbOption,
     DeckOption,
     JsonOption,
+    NoPagerOption,
     complete_card,
     screen_for,
     workspace_for,
@@ -37,6 +38,7 @@ def stats(
     db: DbOption = None,
     deck: DeckOption = None,
     json: JsonOption = False,
+    no_pager: NoPagerOption = False,
 ) -> None:
     """Your progress: accuracy, streak, accuracy by tag, what falls due, weakest cards.
 
@@ -51,13 +53,15 @@ def stats(
         if json:
             screen.json(history.to_dict())
         else:
-            screen.history(history.history, history.now)
+            with screen.paged(not no_pager):
+                screen.history(history.history, history.now)
         return
     figures = reports.stats(workspace)
     if json:
         screen.json(figures.to_dict())
     else:
-        screen.report(figures.figures, figures.db_path, figures.now)
+        with screen.paged(not no_pager):
+            screen.report(figures.figures, figures.db_path, figures.now)
 
 
 @progress_app.command("export")

@@ -130,8 +130,14 @@ def review(
         int | None, typer.Option("--limit", "-n", min=1, help="At most N cards.")
     ] = None,
     new: Annotated[
-        int, typer.Option("--new", min=0, help="New cards a day, after the due ones.")
-    ] = defaults.NEW_PER_DAY,
+        int | None,
+        typer.Option(
+            "--new",
+            min=0,
+            help="New cards a day, after the due ones (default: `quizzer config new_per_day`).",
+            show_default=False,
+        ),
+    ] = None,
     tag: TagsOption = None,
     tries: TriesOption = defaults.TRIES,
     brief: BriefOption = False,

@@ -34,7 +34,7 @@ def terminal_learner(
     def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
         text = screen.prompt_for(prompt, remaining)
         try:
-            line = read_line(screen, text, interactive)
+            line = read_line(screen, text, interactive, _one_keys(prompt))
         except KeyboardInterrupt:
             end_prompt_line()
             raise
@@ -51,9 +51,29 @@ def terminal_learner(
         read=read,
         show=show,
         note=screen.note,
-        keys=screen.keys_help,
+        # A pipe has no one to read the keys.
+        keys=screen.keys_help if interactive else _no_keys_help,
         start_thread=start_without_interrupts,
     )
+
+
+def _no_keys_help(keys: str) -> None:
+    """Nothing: the key line is for a person at a terminal."""
+
+
+#: The rating keys, each acting as soon as it is pressed (issue 24: "one key is one key").
+RATING_KEYS = "1234"
+#: The card back menu's keys (see quizzer.study.loop.MENU_KEYS), each acting at once.
+MENU_KEYS = "ecrfbsn"
+
+
+def _one_keys(prompt: Prompt) -> str:
+    """The keys that act alone at ``prompt``: rating keys, or the card back menu's keys."""
+    from quizzer.study.events import RatingAsked, SectionAsked
+
+    if isinstance(prompt, SectionAsked):
+        return MENU_KEYS
+    return RATING_KEYS if isinstance(prompt, RatingAsked) else ""
 
 
 def exit_if_interrupted(ended: EndReason) -> None:

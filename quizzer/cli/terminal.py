@@ -100,15 +100,16 @@ def _wake(signum: int, frame: object) -> None:
     """Nothing to do: being called at all is what wakes the read."""
 
 
-def read_line(screen: Screen, prompt: str, interactive: bool) -> str | None:
+def read_line(screen: Screen, prompt: str, interactive: bool, one_key: str = "") -> str | None:
     """The next line typed, or None at the end of input (Ctrl-D, end of a pipe).
 
-    In a terminal a Ctrl-C raises KeyboardInterrupt at once, even while waiting.
+    In a terminal a Ctrl-C raises KeyboardInterrupt at once, even while waiting,
+    and each character of ``one_key`` acts as soon as it is pressed (no Enter).
     """
     if interactive:
         try:
             with interrupts_reach_input():
-                return screen.ask(prompt)
+                return screen.ask_key(prompt, one_key) if one_key else screen.ask(prompt)
         except EOFError:
             return None
     return read_piped_line(sys.stdin)

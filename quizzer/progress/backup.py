@@ -7,7 +7,8 @@ holds the one copy of its format name and version)::
      "attempts": [{"card", "blank", "given", "correct", "try", "hints", "ms", "at",
                    "overridden"}, ...],
      "reviews": [{"card", "rating", "review_log", "at"}, ...],
-     "schedule": {CARD_ID: FSRS card state, ...}}
+     "schedule": {CARD_ID: FSRS card state, ...},
+     "settings": {NAME: TEXT, ...}}    (only when ``quizzer config`` saved any)
 
 Export writes one entry per line, so a backup of a million reviews never sits
 in memory whole; :mod:`quizzer.progress.restore` reads and imports it. Every
@@ -40,6 +41,7 @@ from pydantic_core import to_json
 
 from quizzer.errors import QuizzerError
 from quizzer.files import atomic_writer
+from quizzer.progress.settings import saved_settings
 from quizzer.progress.store import Attempt, Review, Store
 from quizzer.progress.stored import check_review_log, check_state, iso, utc_time
 
@@ -139,6 +141,7 @@ class Backup(_Strict):
     attempts: list[AttemptEntry] = []
     reviews: list[ReviewEntry] = []
     schedule: dict[Name, FsrsState] = {}
+    settings: dict[str, str] = {}
 
 
 ATTEMPTS = TypeAdapter(list[AttemptEntry])
@@ -174,7 +177,14 @@ def export_progress(store: Store) -> dict[str, Any]:
         "attempts": [_attempt_entry(a) for a in store.each_attempt()],
         "reviews": [_review_entry(r) for r in store.each_review()],
         "schedule": store.fsrs_cards(),
+        **_settings_section(store),
     }
+
+
+def _settings_section(store: Store) -> dict[str, dict[str, str]]:
+    """``{"settings": {...}}`` when any setting was saved; else nothing, as before settings."""
+    saved = saved_settings(store)
+    return {"settings": saved} if saved else {}
 
 
 @dataclass(frozen=True)
@@ -215,7 +225,10 @@ def write_backup(store: Store, path: Path) -> Exported:
                 for index, (card, state) in enumerate(states)
             ),
         )
-        out.write(b"\n}}\n")
+        out.write(b"\n}")
+        for name, section in _settings_section(store).items():
+            out.write(f',\n"{name}": {_dumps(section)}'.encode())
+        out.write(b"}\n")
     return Exported(counts["attempts"], counts["reviews"])
 
 

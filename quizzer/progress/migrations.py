@@ -66,7 +66,25 @@ MIGRATIONS: list[str] = [
     ALTER TABLE attempts ADD COLUMN overridden INTEGER NOT NULL DEFAULT 0
         CHECK (overridden IN (0, 1));
     """,
-    # 3 -> 4: sync (quizzer.progress.sync).
+    # 3 -> 4: the daily loop. An answer shown with `!` is a wrong attempt that says so;
+    # `/undo` marks the attempts of a taken-back review; cards set aside
+    # (quizzer.progress.flags); the learner's settings (quizzer.progress.settings).
+    """
+    ALTER TABLE attempts ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0
+        CHECK (revealed IN (0, 1));
+    ALTER TABLE attempts ADD COLUMN undone INTEGER NOT NULL DEFAULT 0
+        CHECK (undone IN (0, 1));
+    CREATE TABLE card_flags (
+        card_id TEXT PRIMARY KEY,
+        suspended INTEGER NOT NULL DEFAULT 0 CHECK (suspended IN (0, 1)),
+        buried_until TEXT
+    );
+    CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 4 -> 5: sync (quizzer.progress.sync).
     SYNC_SCHEMA,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

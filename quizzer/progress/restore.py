@@ -31,6 +31,7 @@ from quizzer.progress.backup import (
     REVIEWS,
     BadBackup,
 )
+from quizzer.progress.settings import restorable
 from quizzer.progress.staging import Merged, Staging, staging
 from quizzer.progress.store import Store
 from quizzer.progress.stored import check_state
@@ -258,6 +259,8 @@ def _entries(
                 card = reader.value()
                 reader.take(":")
                 yield key, (card, reader.value())
+        elif key == "settings":
+            yield key, reader.value()
         else:
             yield "header", (key, reader.value())
     if reader.peek():
@@ -328,9 +331,16 @@ class _Stager:
         self.schedule: list[tuple[str, CardDict]] = []
         self.counted = {"attempts": 0, "reviews": 0}
         self.header: dict[str, object] = {}
+        self.settings: dict[str, str] = {}
 
     def take(self, section: str, entry: Any) -> None:
-        if section == "header":
+        if section == "settings":
+            if not isinstance(entry, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in entry.items()
+            ):
+                raise BadBackup("progress file has a malformed entry: settings")
+            self.settings = dict(entry)
+        elif section == "header":
             key, value = entry
             _check_header(self.name, key, value)
             self.header[key] = value
@@ -412,7 +422,7 @@ def _merge(
         for section, entry in entries():
             stager.take(section, entry)
         stager.finish()
-        return staged.merge(now)
+        return staged.merge(now, restorable(stager.settings))
 
 
 def import_backup(
@@ -451,6 +461,8 @@ def _data_entries(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
             if not isinstance(value, dict):
                 raise BadBackup("progress file has a malformed entry: schedule is not an object")
             yield from (("schedule", item) for item in value.items())
+        elif key == "settings":
+            yield key, value
         else:
             yield "header", (key, value)
 
@@ -470,6 +482,8 @@ def read_backup(path: Path, limit: int = MAX_BACKUP_BYTES) -> dict[str, Any]:
                 data[entry[0]] = entry[1]
             elif section == "schedule":
                 data["schedule"][entry[0]] = entry[1]
+            elif section == "settings":
+                data["settings"] = entry
             else:
                 data[section].append(entry)
     if data.get("format") != EXPORT_FORMAT:

@@ -18,22 +18,46 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
 from fsrs.card import CardDict
 
+from quizzer.progress.settings import Settings
 from quizzer.progress.stored import due_time
 
-DEFAULT_NEW_PER_DAY = 10
+DEFAULT_NEW_PER_DAY = 20
 FORECAST_DAYS = 14
 
 
-def make_scheduler(*, fuzz: bool = True) -> Scheduler:
-    """An FSRS scheduler with its default (FSRS-6) parameters.
+def make_scheduler(*, fuzz: bool = True, settings: Settings | None = None) -> Scheduler:
+    """An FSRS scheduler with its default (FSRS-6) parameters and the learner's settings.
 
     Args:
         fuzz: Spread due dates a little, so cards learnt together do not stay together.
+        settings: Desired retention and learning steps (``quizzer config``); None: defaults.
 
     Returns:
         The scheduler every review and retrievability goes through.
     """
-    return Scheduler(enable_fuzzing=fuzz)
+    chosen = settings or Settings()
+    return Scheduler(
+        desired_retention=chosen.desired_retention,
+        learning_steps=chosen.learning_steps,
+        relearning_steps=chosen.relearning_steps,
+        enable_fuzzing=fuzz,
+    )
+
+
+#: FSRS's State values of a card still in its (re)learning steps.
+LEARNING_STATES = (1, 3)
+
+
+def in_learning(state: CardDict) -> bool:
+    """Whether a stored FSRS state is in its learning or relearning steps.
+
+    Args:
+        state: A stored FSRS state.
+
+    Returns:
+        True for FSRS's Learning and Relearning states: the card comes back within the day.
+    """
+    return state.get("state") in LEARNING_STATES
 
 
 def fsrs_id(card_id: str) -> int:

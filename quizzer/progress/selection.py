@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 #: How many cards ``--weak`` picks when no number follows it.
 DEFAULT_WEAK = 10
+#: ``--weak`` compares recall this far ahead (see :func:`weakest`).
+WEAK_HORIZON = timedelta(days=1)
 
 
 class Pick(enum.Enum):
@@ -52,7 +54,11 @@ class CardState:
         """``new``, ``due``, or the UTC date the card is next due (``2026-12-03``)."""
         if self.due is None:
             return "new"
-        return "due" if self.due <= now else self.due.date().isoformat()
+        if self.due <= now:
+            return "due"
+        if self.due.date() == now.date():
+            return self.due.strftime("%H:%M")  # later today: the date would say nothing
+        return self.due.date().isoformat()
 
     def to_dict(self) -> dict[str, Any]:
         """``due`` (ISO 8601, null for a new card) and ``seen``, as ``list --json`` prints them."""
@@ -117,12 +123,23 @@ def weakest(
     now: datetime,
     count: int,
 ) -> list[str]:
-    """The ``count`` seen cards least likely to be recalled now, according to FSRS."""
+    """The ``count`` seen cards least likely to be recalled a day from now, per FSRS.
+
+    Recall *now* is about 100% for every card just reviewed, so it cannot tell a
+    card just failed from one just passed; a day ahead (the shortest review
+    interval) the failed card's low stability shows. Ties: lower stability first.
+    """
     from quizzer.progress.schedule import make_scheduler, retrievability
 
     scheduler = make_scheduler(fuzz=False)
+    horizon = now + WEAK_HORIZON
     recall = {
-        c: retrievability(scheduler, c, fsrs_states[c], now) for c in card_ids if c in fsrs_states
+        c: (
+            retrievability(scheduler, c, fsrs_states[c], horizon),
+            float(fsrs_states[c].get("stability") or 0.0),
+        )
+        for c in card_ids
+        if c in fsrs_states
     }
     # sorted() is stable: cards equally weak keep the order given.
     return sorted(recall, key=recall.__getitem__)[:count]

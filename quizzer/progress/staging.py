@@ -159,13 +159,20 @@ class Staging:
             [(card_id, json.dumps(state)) for card_id, state in schedule],
         )
 
-    def merge(self, now: datetime) -> Merged:
+    def merge(self, now: datetime, settings: Sequence[tuple[str, str]] = ()) -> Merged:
         """Add what the store lacks, in one transaction that also runs the duplicate check.
 
         Concurrent imports of one backup therefore add it once. New attempts and
         reviews belong to one "import" session, which exists only if they do.
+        ``settings`` (checked name, text pairs) replace the saved ones, in the
+        same transaction, so a failed import changes no setting either.
         """
         with self.store.writing() as db:
+            db.executemany(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                settings,
+            )
             session = db.execute(
                 "INSERT INTO sessions (mode, started_at, ended_at) VALUES ('import', ?, ?)",
                 (iso(now), iso(now)),

@@ -335,9 +335,9 @@ class Store:
         with self.writing() as db:
             db.execute(
                 "INSERT INTO attempts"
-                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (session_id, *attempt.to_row()),
+                " (session_id, card_id, blank, given, correct, try, hints, ms, at, overridden,"
+                " revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (session_id, *attempt.to_row(), int(attempt.revealed)),
             )
 
     def save_review(self, review: Review, fsrs_card: Mapping[str, Any]) -> None:
@@ -549,7 +549,7 @@ class Store:
         """
         query = (
             "SELECT card_id, blank, given, correct, try, hints, ms, at, overridden,"
-            f" {VALID_ATTEMPT_SQL} FROM attempts"
+            f" {VALID_ATTEMPT_SQL}, revealed FROM attempts"
         )
         conditions = ["overridden = 1"] if overridden_only else []
         args: tuple[str, ...] = ()
@@ -563,9 +563,8 @@ class Store:
             if at is None:
                 self._damage(row[0], "history")
                 continue
-            yield Attempt(
-                row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], at, bool(row[8])
-            )
+            marks = bool(row[8]), bool(row[10])  # overridden, revealed
+            yield Attempt(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6], at, *marks)
 
     def session_count(self) -> int:
         return int(self._read("SELECT count(*) FROM sessions")[0][0])

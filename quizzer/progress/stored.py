@@ -66,9 +66,14 @@ class Attempt:
     at: datetime
     #: Judged wrong, counted as right by the learner (``correct`` is then True).
     overridden: bool = False
+    #: The answer was shown (``!``) instead of typed: a wrong attempt that says so.
+    revealed: bool = False
 
     def to_row(self) -> tuple[object, ...]:
-        """The attempt in the columns of the attempts table, after ``session_id``."""
+        """The attempt in the columns of the attempts table, after ``session_id``.
+
+        ``revealed`` is not among them: backups and imports carry attempts without it.
+        """
         return (
             self.card_id,
             self.blank,

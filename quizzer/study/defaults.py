@@ -12,5 +12,5 @@ MAX_TRIES = 10
 #: Length of a drill, and the cards it asks.
 DRILL_MINUTES = 20
 DRILL_CARDS = 6
-#: New cards a day in a review (the scheduler's DEFAULT_NEW_PER_DAY).
-NEW_PER_DAY = 10
+#: New cards a day in a review (the scheduler's DEFAULT_NEW_PER_DAY; `config new_per_day`).
+NEW_PER_DAY = 20

@@ -252,6 +252,20 @@ class DrillSession:
             return []
         return self._translate(self._quiz.override())
 
+    def come_back(self, card: Card, due: datetime) -> None:
+        """Nothing: a drill is a timed interview, its cards asked once each."""
+
+    def drop_coming_back(self, card_id: str) -> None:
+        """Nothing: no drill card comes back (see :meth:`come_back`)."""
+
+    def set_aside(self) -> list[Event]:
+        """Nothing: the drill goes on, and the loop flags the card (``/suspend``, ``/bury``).
+
+        Returns:
+            No events.
+        """
+        return []
+
     def next_card(self) -> list[Event]:
         """Nothing: the drill moves on by itself (see :attr:`between_cards`).
 

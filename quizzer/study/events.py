@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from quizzer.cards.model import Card, FollowUp
+from quizzer.progress.store import Attempt
 from quizzer.study.items import (
     GRADE_KEYS,
     GRADE_KEYS_HELP,
@@ -86,6 +87,8 @@ class Judged:
     number: int
     counted: bool  # unreadable answers do not use up a try
     tries_left: int
+    #: The answer as saved (None when it did not count); the loop saves it.
+    attempt: Attempt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class Revealed:
     because: Literal["asked", "out of tries"]
     #: Every accepted form, the answer first (word blanks list their phrasings).
     accepted: tuple[str, ...] = field(default=(), compare=False)
+    #: A reveal asked for (``!``) is saved as a wrong attempt; the loop saves it.
+    attempt: Attempt | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -207,6 +212,34 @@ class ClosingSections(_OfCard):
     """The sections after a finished card's follow-ups (the 60-second review)."""
 
 
+@dataclass(frozen=True)
+class CardBack:
+    """In a terminal, a finished card's back: its verdict's formula, intuition, explanation.
+
+    The other sections come one key each (:class:`SectionAsked`).
+    """
+
+    card: Card
+    result: CardResult
+    filled: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SectionShown:
+    """One teaching section of a finished card, asked for at the card back's menu."""
+
+    card: Card
+    field: str  # the section's card field (``worked_example``, ``code`` ...)
+
+
+@dataclass(frozen=True)
+class SectionAsked:
+    """The card back's one-line menu: which sections are left, Enter shows the first."""
+
+    card: Card
+    left: tuple[str, ...]  # section fields not shown yet, in reading order
+
+
 @dataclass(frozen=True, kw_only=True)
 class Scheduled:
     """A review item was saved with ``grade`` and comes back at ``due``."""
@@ -270,11 +303,13 @@ Event = (
     | Scheduled
     | Recap
     | AnswersChanged
+    | CardBack
+    | SectionShown
 )
 
 #: What an input line answers: a blank, a drill follow-up or self-grade, Enter
 #: before a quiz follow-up's approach, or the rating prompt.
-Prompt = BlankAsked | FollowUpAsked | GradeAsked | ApproachAsked | RatingAsked
+Prompt = BlankAsked | FollowUpAsked | GradeAsked | ApproachAsked | RatingAsked | SectionAsked
 
 
 __all__ = [

@@ -5,15 +5,21 @@ A session object (:class:`~quizzer.study.quiz.QuizSession`,
 loop asks for each line, saves what must be saved, and handles every way
 out in one place:
 
-* an answer, a hint, a reveal, a skip, ``/override``: passed to the session;
+* an answer, a hint, a reveal, a skip: passed to the session;
+* ``/override``, ``/suspend``, ``/bury``, ``/undo``, ``/skip`` at a follow-up,
+  and an unknown ``/command``: handled here, at any prompt where they mean
+  something;
 * ``/quit``, end of input (Ctrl-D, the end of a pipe) and Ctrl-C, at *any*
   prompt (a blank, a follow-up, a self-grade, Enter before an approach, the
   rating): the session stops and its summary covers what was shown;
 * time up: the drill ends itself.
 
-A card's review is scheduled and saved the moment its last blank is done,
-before anything else is shown, so no way out can lose it; the due time
-shown is the one saved, and a grade changed afterwards replaces it.
+The loop is the one place that saves: each judged answer (the event carries
+its attempt) as it comes, and a card's review the moment its last blank is
+done, before anything else is shown, so no way out can lose it; the due
+time shown is the one saved, and a grade changed afterwards replaces it.
+A card left in its learning steps is handed back to the session to ask
+again when its step is due.
 
 Reading a line and showing an event are passed in, so a whole session runs
 in a test without a terminal.
@@ -22,18 +28,21 @@ in a test without a terminal.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Protocol
+from datetime import datetime
 
 from quizzer.cards.model import Card
 from quizzer.study.events import (
     AnswersChanged,
     ApproachAsked,
     ApproachShown,
+    BlankAsked,
+    CardBack,
     CardFinished,
+    CardStarted,
     ClosingSections,
+    DrillCardStarted,
     DrillFinished,
     EndReason,
     Event,
@@ -43,137 +52,33 @@ from quizzer.study.events import (
     FollowUpsListed,
     Grade,
     GradeAsked,
+    Judged,
+    Notice,
     Overridden,
     Prompt,
     QuestionShown,
     RatingAsked,
     Recap,
+    Revealed,
     Scheduled,
+    SectionAsked,
+    SectionShown,
     SessionFinished,
     parse_grade,
 )
-from quizzer.study.quiz import OVERRIDE, QUIT, Clock
+from quizzer.study.protocols import (
+    Fingerprints,
+    Progress,
+    Reader,
+    Session,
+    Show,
+    StudyOptions,
+)
+from quizzer.study.quiz import BURY, COMMANDS_HELP, OVERRIDE, QUIT, SKIP, SUSPEND, UNDO, Clock
 from quizzer.study.recording import rating_for
-from quizzer.study.results import AnswerChange, CardResult
+from quizzer.study.results import CardResult
 
-
-class Session(Protocol):
-    """What the loop drives: a quiz or a drill."""
-
-    finished: bool
-
-    @property
-    def between_cards(self) -> bool: ...
-
-    def start(self) -> list[Event]:
-        """Begin the session.
-
-        Returns:
-            The events of the first card; called once, before any other method.
-        """
-
-    def answer(self, line: str) -> list[Event]:
-        """Take one line typed at the current prompt.
-
-        Args:
-            line: The text typed, without its newline (a key such as ``?`` or ``!`` included).
-
-        Returns:
-            What happened, in order.
-        """
-
-    def override(self) -> list[Event]:
-        """Count the last rejected answer as right (``/override``).
-
-        Returns:
-            What happened: the overridden answer, then the card going on.
-        """
-
-    def next_card(self) -> list[Event]:
-        """Go on after a finished card (see :attr:`between_cards`).
-
-        Returns:
-            The next card's events, or the session's end after the last card.
-        """
-
-    def stop(self, reason: EndReason) -> list[Event]:
-        """End the session now; a second call does nothing.
-
-        Args:
-            reason: Why it ended (``quit``, ``end of input``, ``interrupted``, ``time``).
-
-        Returns:
-            The closing events, the summary or report last.
-        """
-
-    def prompt(self) -> Prompt:
-        """What the next line answers.
-
-        Returns:
-            The prompt event to draw before reading a line.
-        """
-
-    def remaining(self) -> timedelta | None:
-        """The time left.
-
-        Returns:
-            The time left, or None for a session without a time limit.
-        """
-
-
-class Reader(Protocol):
-    """The next line typed for ``prompt``, or None at the end of input.
-
-    May raise KeyboardInterrupt (Ctrl-C); the loop handles it.
-    """
-
-    def __call__(self, prompt: Prompt, remaining: timedelta | None) -> str | None: ...
-
-
-Show = Callable[[Event], None]
-Fingerprints = Callable[[Card], Mapping[str, tuple[str, str]]]
-
-
-class Progress(Protocol):
-    """Where a session's reviews and overrides are saved (attempts go via the session).
-
-    :class:`~quizzer.study.recording.SessionProgress` is the package's implementation
-    and documents each method's arguments.
-    """
-
-    def save_review(self, result: CardResult, grade: Grade, now: datetime) -> datetime:
-        """Schedule a finished card, save its review; returns when it is next due."""
-
-    def save_rating(
-        self, item: str, grade: Grade, now: datetime, duration_ms: int | None = None
-    ) -> datetime:
-        """Schedule any review item (a card or a follow-up), save it; returns its due time."""
-
-    def replace_rating(
-        self, item: str, grade: Grade, now: datetime, duration_ms: int | None = None
-    ) -> datetime:
-        """Regrade the item's review saved earlier in this session; returns its due time."""
-
-    def record_override(self, card_id: str, blank: str, try_number: int) -> None:
-        """Mark an attempt saved earlier as counted right by the learner."""
-
-    def answer_changes(
-        self, card: Card, fingerprints: Mapping[str, tuple[str, str]]
-    ) -> list[AnswerChange]:
-        """Blanks whose answer changed in substance since the card's last review."""
-
-    def end(self, now: datetime) -> None:
-        """Close the session's record at ``now``."""
-
-
-@dataclass(frozen=True)
-class StudyOptions:
-    """How the loop behaves around a finished card."""
-
-    interactive: bool = False  # a person at a terminal: wait for Enter, offer the rating
-    follow_ups: bool = True  # show a finished card's follow-ups (quiz, without --brief)
-    closing: bool = True  # close a finished card with the sections after its follow-ups
-    rate_prompt: bool = True  # in a terminal, let one key change the grade a card earned
+__all__ = ["Fingerprints", "Progress", "Reader", "Session", "Show", "StudyOptions", "run_study"]
 
 
 class _Stop(Exception):
@@ -222,7 +127,9 @@ class _Finished:
     filled: dict[str, str]
     at: datetime  # when it was graded (intervals are measured from here)
     grade: Grade | None
+    started_at: datetime  # when the card began (its attempts since then are its own)
     due: datetime | None = None  # None: no review saved (nothing recorded, or skipped)
+    undone: bool = False  # /undo took its review back
 
     def recap(self) -> Recap:
         return Recap(
@@ -233,6 +140,38 @@ class _Finished:
             due=self.due,
             now=self.at,
         )
+
+
+#: The card back's sections after the explanation, by field, with their menu names.
+MENU_SECTIONS = {
+    "worked_example": "example",
+    "code": "code",
+    "red_flags": "red flags",
+    "follow_ups": "follow-ups",
+    "bullets": "60-second review",
+    "sources": "sources",
+}
+#: The key of each section at the menu.
+MENU_KEYS = {
+    "e": "worked_example",
+    "c": "code",
+    "r": "red_flags",
+    "f": "follow_ups",
+    "b": "bullets",
+    "s": "sources",
+}
+
+
+class _SkipFollowUps(Exception):
+    """``/skip`` at a follow-up: the card's remaining follow-ups are left out."""
+
+
+#: Words a line may start with that are not answers: ``/`` then a name.
+def _command(line: str) -> str | None:
+    text = line.strip()
+    if text.startswith("/") and len(text) > 1 and text[1:].replace("-", "").isalpha():
+        return text.lower()
+    return None
 
 
 class _Loop:
@@ -255,6 +194,9 @@ class _Loop:
         self.fingerprints = fingerprints
         self.ended_by: EndReason = "finished"
         self.finished: _Finished | None = None  # the last finished card, kept in view
+        self.card_started_at: datetime | None = None
+        self.setting_aside: str | None = None  # /suspend or /bury of the card going on
+        self.returning: set[str] = set()  # cards rated Again, back until out of their steps
 
     def run(self) -> EndReason:
         try:
@@ -267,9 +209,7 @@ class _Loop:
                 if isinstance(prompt, FollowUpAsked | GradeAsked):
                     self._show_recap()
                 line = self._read(prompt)
-                if line.strip() == OVERRIDE:
-                    self._handle(self.session.override())
-                else:
+                if not self._command(line, prompt):
                     self._handle(self.session.answer(line))
         except _Stop as stop:
             self._stop(stop.reason)
@@ -291,21 +231,85 @@ class _Loop:
             raise _Stop("quit")
         return line
 
+    def _command(self, line: str, prompt: Prompt) -> bool:
+        """Handle a ``/command`` typed at a session's prompt; False: the line is the session's."""
+        command = _command(line)
+        if command is None or command == SKIP:
+            return False
+        if command == OVERRIDE:
+            self._handle(self.session.override())
+        elif command in (SUSPEND, BURY):
+            self.setting_aside = command
+            events = self.session.set_aside()
+            if events:
+                self._handle(events)
+            else:  # nothing to leave (a drill's follow-up): flag the card all the same
+                self._flag(command, _card_of(prompt, self.finished))
+            self.setting_aside = None
+        elif command == UNDO:
+            self._undo(prompt)
+        else:
+            self.show(Notice(f"unknown command {command}; try {COMMANDS_HELP}"))
+        return True
+
     def _ask(self, prompt: Callable[[], Prompt]) -> str:
-        """A line for one of the loop's own prompts; ``/override`` is taken on the way.
+        """A line for one of the loop's own prompts; the commands are taken on the way.
 
         ``prompt`` is called again after an override, which may change what it says.
         """
         while True:
             self._show_recap()
-            line = self._read(prompt())
-            if line.strip() != OVERRIDE:
+            asked = prompt()
+            line = self._read(asked)
+            command = _command(line)
+            if command is None:
                 return line
-            self._handle(self.session.override())
+            if command == OVERRIDE:
+                self._handle(self.session.override())
+            elif command == SKIP and isinstance(asked, ApproachAsked):
+                raise _SkipFollowUps
+            elif command in (SUSPEND, BURY) and self.finished is not None:
+                self._flag(command, self.finished.card.id)
+                return ""
+            elif command in (SKIP, UNDO):
+                self.show(Notice(f"{command} does nothing here; Enter goes on"))
+            else:
+                self.show(Notice(f"unknown command {command}; try {COMMANDS_HELP}"))
 
     def _stop(self, reason: EndReason) -> None:
         self.ended_by = reason
         self._handle(self.session.stop(reason))
+
+    # -- setting aside and undoing ------------------------------------------------
+
+    def _flag(self, command: str, card_id: str | None) -> None:
+        if card_id is None:
+            return
+        if self.progress is None:
+            self.show(Notice(f"{command}: nothing is saved in this session, so {card_id} is not"))
+        elif command == SUSPEND:
+            self.progress.suspend(card_id)
+            self.show(Notice(f"suspended {card_id}: `quizzer unsuspend {card_id}` brings it back"))
+        else:
+            until = self.progress.bury(card_id, self.clock())
+            self.show(Notice(f"buried {card_id} until {until:%a %d %b %H:%M} UTC"))
+
+    def _undo(self, prompt: Prompt) -> None:
+        """``/undo`` at the next card's first prompt: take back the last card's review."""
+        finished = self.finished
+        first_prompt = (
+            isinstance(prompt, BlankAsked) and prompt.number == 1 and prompt.try_number == 1
+        )
+        if not first_prompt or finished is None or finished.due is None or finished.undone:
+            self.show(
+                Notice("/undo takes back the last card's rating at the next card's first prompt")
+            )
+            return
+        if self.progress is not None:
+            self.progress.undo_review(finished.card.id, finished.started_at)
+        finished.undone = True
+        self.session.drop_coming_back(finished.card.id)
+        self.show(Notice(f"took back the rating of {finished.card.id}; its answers stay, marked"))
 
     # -- events -----------------------------------------------------------------
 
@@ -319,24 +323,55 @@ class _Loop:
                 self.show(event)
                 self._follow_up_graded(event)
             else:
-                if isinstance(event, SessionFinished):
+                if isinstance(event, Judged | Revealed) and event.attempt is not None:
+                    # Saved before it is shown: Ctrl-C right after a verdict keeps it.
+                    if self.progress is not None:
+                        self.progress.record_attempt(event.attempt)
+                elif isinstance(event, SessionFinished):
                     self.ended_by = event.summary.ended_by
                 elif isinstance(event, DrillFinished):
                     self.ended_by = event.report.ended_by
+                elif isinstance(event, CardStarted | DrillCardStarted):
+                    self.card_started_at = self.clock()
                 self.show(event)
 
     def _card_finished(self, event: CardFinished) -> None:
         # Saved before anything is shown: no way out after this can lose the review.
         now = self.clock()
+        started = self.card_started_at or now
+        if self.setting_aside is not None:  # set aside: no review, no teaching shown
+            self._flag(self.setting_aside, event.card.id)
+            return
         grade = rating_for(event.result)
-        finished = _Finished(event.card, event.result, event.filled, now, grade)
+        finished = _Finished(event.card, event.result, event.filled, now, grade, started)
         if self.progress is not None and grade is not None:
             finished.due = self.progress.save_review(event.result, grade, now)
         self.finished = finished
-        self.show(event)
+        if self._menu_on:
+            self.show(CardBack(event.card, event.result, event.filled))
+        else:
+            self.show(event)
         self._answer_changes(event.card)
         self._teach(event.card)
         self._offer_rating(finished)
+        self._come_back(finished)
+
+    def _come_back(self, finished: _Finished) -> None:
+        """A card rated Again is asked again when its learning step is due, and so on
+        while it stays in its steps.
+
+        A new card answered right stays in FSRS's learning steps too (Good: 10 minutes);
+        it is not asked twice in one session: the learner has just shown they know it.
+        """
+        card_id = finished.card.id
+        if self.progress is None or finished.due is None:
+            return
+        returning = finished.grade is Grade.AGAIN or card_id in self.returning
+        if returning and self.progress.in_learning(card_id):
+            self.returning.add(card_id)
+            self.session.come_back(finished.card, finished.due)
+        else:
+            self.returning.discard(card_id)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:
@@ -346,17 +381,61 @@ class _Loop:
             self.show(AnswersChanged(card.id, tuple(changes)))
 
     def _teach(self, card: Card) -> None:
-        """The follow-ups (one at a time in a terminal), then the sections after them."""
+        """The follow-ups (one at a time in a terminal), then the sections after them.
+
+        In a terminal (without --brief) the card back's menu offers them one key each.
+        """
+        if self._menu_on:
+            self._menu(card)
+            return
         if self.options.follow_ups and card.follow_ups:
             if not self.options.interactive:
                 self.show(FollowUpsListed(card))
-            for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
+            try:
+                for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
+                    item = FollowUpId(card.id, index)
+                    self.show(QuestionShown(card, item, follow))
+                    self._ask(functools.partial(ApproachAsked, item))
+                    self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+            except _SkipFollowUps:
+                self.show(Notice("follow-ups skipped"))
+        if self.options.closing:
+            self.show(ClosingSections(card))
+
+    @property
+    def _menu_on(self) -> bool:
+        options = self.options
+        return options.interactive and options.follow_ups and options.card_back_menu
+
+    def _menu(self, card: Card) -> None:
+        """The sections after the card back, one key each, until ``n`` or none is left."""
+        left = [field for field in MENU_SECTIONS if getattr(card, field, None)]
+        while left:
+            line = self._ask(lambda: SectionAsked(card=card, left=tuple(left)))
+            key = line.strip().lower()
+            if key == "n":
+                return
+            field = left[0] if key == "" else MENU_KEYS.get(key)
+            if field is None or not getattr(card, field, None):
+                keys = " · ".join(f"{k} {MENU_SECTIONS[f]}" for k, f in MENU_KEYS.items())
+                self.show(Notice(f"Enter next section · {keys} · n next card"))
+                continue
+            if field in left:
+                left.remove(field)
+            if field == "follow_ups":
+                self._follow_ups(card)
+            else:
+                self.show(SectionShown(card, field))
+
+    def _follow_ups(self, card: Card) -> None:
+        try:
+            for index, follow in enumerate(card.follow_ups):
                 item = FollowUpId(card.id, index)
                 self.show(QuestionShown(card, item, follow))
                 self._ask(functools.partial(ApproachAsked, item))
                 self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
-        if self.options.closing:
-            self.show(ClosingSections(card))
+        except _SkipFollowUps:
+            self.show(Notice("follow-ups skipped"))
 
     def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""
@@ -415,3 +494,12 @@ class _Loop:
     def _show_recap(self) -> None:
         if self.options.interactive and self.finished is not None:
             self.show(self.finished.recap())
+
+
+def _card_of(prompt: Prompt, finished: _Finished | None) -> str | None:
+    """The card a prompt is about (a drill's follow-up prompts name only the item)."""
+    if isinstance(prompt, BlankAsked | FollowUpAsked):
+        return prompt.card.id
+    if isinstance(prompt, GradeAsked | ApproachAsked):
+        return prompt.item.card_id
+    return finished.card.id if finished is not None else None

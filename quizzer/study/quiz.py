@@ -38,8 +38,16 @@ if TYPE_CHECKING:
     from quizzer.answers import Verdict
 
 DEFAULT_TRIES = defaults.TRIES
+#: When nothing else is left, a learning card due within this long is shown now (Anki's).
+LEARN_AHEAD = timedelta(minutes=20)
 HINT, REVEAL, SKIP, QUIT, OVERRIDE = "?", "!", "/skip", "/quit", "/override"
-KEYS_HELP = "? hint · ! reveal · /skip · /override after ✗ · /quit or Ctrl-D to stop"
+SUSPEND, BURY, UNDO = "/suspend", "/bury", "/undo"
+KEYS_HELP = (
+    "? hint · ! reveal · /skip card · /override after ✗ · /suspend · /bury · /undo"
+    " · /quit or Ctrl-D to stop"
+)
+#: What an unknown ``/command`` is told to try instead.
+COMMANDS_HELP = "? ! /skip /override /suspend /bury /undo /quit"
 
 
 class Judge(Protocol):
@@ -136,6 +144,8 @@ class QuizSession:
         self.finished = False
         self._at = _Position()
         self._rejected: _Rejected | None = None
+        #: Cards in their learning steps, to come back in this session: (due, order, card).
+        self._learning: list[tuple[datetime, int, Card]] = []
 
     # -- state ------------------------------------------------------------------
 
@@ -218,9 +228,7 @@ class QuizSession:
         if text == OVERRIDE:
             return self.override()
         if text == SKIP:
-            self.result.skipped = True
-            self._rejected = None
-            return self._finish_card(self.clock())
+            return self.set_aside()
         if text == HINT:
             return self._hint()
         if text == REVEAL:
@@ -239,10 +247,55 @@ class QuizSession:
             return []
         self._at.between_cards = False
         self._rejected = None
+        coming_back = self._learning_card(self.clock())
+        if coming_back is not None:
+            self.cards.insert(self._at.card_index + 1, coming_back)
         if self._at.card_index + 1 < len(self.cards):
             self._at.card_index += 1
             return self._begin_card()
         return self._finish("finished")
+
+    def set_aside(self) -> list[Event]:
+        """Leave the current card now, unfinished blanks unanswered (``/skip``, ``/suspend``).
+
+        Returns:
+            The card finishing, its result marked skipped (nothing between cards).
+        """
+        if self.finished or self._at.between_cards or not self.results:
+            return []
+        self.result.skipped = True
+        self._rejected = None
+        return self._finish_card(self.clock())
+
+    def drop_coming_back(self, card_id: str) -> None:
+        """Forget that ``card_id`` was to come back (its review was taken back).
+
+        Args:
+            card_id: The card.
+        """
+        self._learning = [entry for entry in self._learning if entry[2].id != card_id]
+
+    def come_back(self, card: Card, due: datetime) -> None:
+        """Ask ``card`` again in this session once ``due`` (it is in its learning steps).
+
+        Args:
+            card: A card just finished, scheduled within its learning steps.
+            due: When its step is over.
+        """
+        self._learning.append((due, len(self._learning), card))
+        self._learning.sort(key=lambda entry: entry[:2])
+
+    def _learning_card(self, now: datetime) -> Card | None:
+        """The learning card to ask next, if any: one whose step is over, or, when no
+        other card is left, one due within :data:`LEARN_AHEAD`."""
+        if not self._learning:
+            return None
+        due, _, card = self._learning[0]
+        fresh_left = self._at.card_index + 1 < len(self.cards)
+        if due <= now or (not fresh_left and due <= now + LEARN_AHEAD):
+            self._learning.pop(0)
+            return card
+        return None
 
     def override(self) -> list[Event]:
         """Count the last rejected answer as right; the card goes on from there.
@@ -308,7 +361,8 @@ class QuizSession:
                 blanks=[BlankResult(name) for name in self.card.blanks],
             )
         )
-        started = CardStarted(card=self.card, number=self._at.card_index + 1, total=len(self.cards))
+        total = len(self.cards) + len(self._learning)
+        started = CardStarted(card=self.card, number=self._at.card_index + 1, total=total)
         return [started, self.asking()]
 
     def _judge(self, line: str) -> list[Event]:
@@ -341,7 +395,7 @@ class QuizSession:
         )
         left = self.tries - blank.tries
         events: list[Event] = [
-            Judged(verdict=verdict, number=number, counted=True, tries_left=left)
+            Judged(verdict=verdict, number=number, counted=True, tries_left=left, attempt=attempt)
         ]
         if verdict.correct:
             blank.correct = True
@@ -367,8 +421,10 @@ class QuizSession:
     def _reveal(self, because: Literal["asked", "out of tries"], now: datetime) -> list[Event]:
         blank = self.blank_result
         blank.revealed = True
+        attempt = None
         if because == "asked":
             self._rejected = None  # asking for the answer concedes the last one
+            attempt = self._revealed_attempt(now)
         spec = self.card.blanks[self.blank]
         number = self._at.blank_index + 1
         revealed = Revealed(
@@ -377,8 +433,32 @@ class QuizSession:
             answer=spec.answer,
             because=because,
             accepted=tuple(spec.accepted_forms()),
+            attempt=attempt,
         )
         return [revealed, *self._next_blank(now)]
+
+    def _revealed_attempt(self, now: datetime) -> Attempt:
+        """A blank shown with ``!``: saved as a wrong attempt that says so.
+
+        Not saving it let accuracy hide every answer the learner gave up on.
+        """
+        blank = self.blank_result
+        blank.tries += 1
+        self.attempts += 1
+        asked_at = self._at.asked_at or now
+        attempt = Attempt(
+            card_id=self.card.id,
+            blank=self.blank,
+            given="!",
+            correct=False,
+            try_number=blank.tries,
+            hints=blank.hints,
+            ms=max(0, int((now - asked_at).total_seconds() * 1000)),
+            at=now,
+            revealed=True,
+        )
+        self.record(attempt)
+        return attempt
 
     def _next_blank(self, now: datetime) -> list[Event]:
         if self._at.blank_index + 1 < len(self.card.blanks):

@@ -9,7 +9,7 @@ from fsrs import Rating, Scheduler
 from fsrs.card import CardDict
 
 from quizzer.cards.model import Card
-from quizzer.progress import schedule
+from quizzer.progress import flags, schedule
 from quizzer.progress.store import Attempt, Review, Store
 from quizzer.study.items import FollowUpId, Grade
 from quizzer.study.results import AnswerChange, CardResult
@@ -127,6 +127,56 @@ class SessionProgress:
         self._states[key] = state
         return card.due
 
+    def in_learning(self, item: str) -> bool:
+        """Whether the item's saved state is in its learning or relearning steps.
+
+        Args:
+            item: The review item.
+
+        Returns:
+            True when FSRS keeps it within the day (it comes back in this session).
+        """
+        state = self._states.get(item)
+        return state is not None and schedule.in_learning(state)
+
+    def suspend(self, card_id: str) -> None:
+        """Suspend a card (``/suspend``): no session chooses it until unsuspended.
+
+        Args:
+            card_id: The card.
+        """
+        flags.set_suspended(self.store, [card_id], True)
+
+    def bury(self, card_id: str, now: datetime) -> datetime:
+        """Bury a card until tomorrow (``/bury``).
+
+        Args:
+            card_id: The card.
+            now: The current time (UTC).
+
+        Returns:
+            When it may be chosen again.
+        """
+        return flags.bury(self.store, card_id, now)
+
+    def undo_review(self, card_id: str, since: datetime) -> None:
+        """Take back the card's last review in this session (``/undo``).
+
+        The schedule goes back to what it was before; the attempts stay, marked.
+
+        Args:
+            card_id: The card.
+            since: When the card began in the session.
+        """
+        if card_id not in self._before:
+            return
+        before = self._before.pop(card_id)
+        flags.undo_review(self.store, self.session_id, card_id, before, since)
+        if before is None:
+            self._states.pop(card_id, None)
+        else:
+            self._states[card_id] = before
+
     def states(self) -> dict[str, CardDict]:
         """Every review item's FSRS state, as stored.
 
@@ -199,6 +249,10 @@ def rating_for(result: CardResult) -> Grade | None:
         return Grade.AGAIN
     if any(b.tries > 1 or b.hints for b in result.blanks):
         return Grade.HARD
+    # An answer the learner counted right over the judge is a first-try right answer
+    # (Good); it is not also "fast", so never Easy.
+    if result.overridden:
+        return Grade.GOOD
     if result.ms <= EASY_MS_PER_BLANK * len(result.blanks):
         return Grade.EASY
     return Grade.GOOD

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from quizzer.cards.model import Card
 from quizzer.study.items import EndReason, FollowUpId, Grade
@@ -73,6 +73,49 @@ class SessionSummary:
     @property
     def accuracy(self) -> float:
         return self.correct / self.attempts if self.attempts else 0.0
+
+    def per_card(self) -> list[CardTotal]:
+        """Each card once, in the order first shown, with every showing's tries summed.
+
+        A card in its learning steps comes back in the session; the summary
+        counts it once.
+        """
+        totals: dict[str, CardTotal] = {}
+        for result in self.cards:
+            total = totals.get(result.card_id)
+            if total is None:
+                totals[result.card_id] = CardTotal(result)
+            else:
+                total.later.append(result)
+        return list(totals.values())
+
+
+@dataclass
+class CardTotal:
+    """One card over a session: its first showing, then any later ones."""
+
+    first: CardResult
+    later: list[CardResult] = field(default_factory=list)
+
+    @property
+    def showings(self) -> list[CardResult]:
+        return [self.first, *self.later]
+
+    @property
+    def last(self) -> CardResult:
+        return self.showings[-1]
+
+    @property
+    def tries(self) -> int:
+        return sum(r.tries for r in self.showings)
+
+    @property
+    def hints(self) -> int:
+        return sum(r.hints for r in self.showings)
+
+    @property
+    def ms(self) -> int:
+        return sum(r.ms for r in self.showings)
 
 
 @dataclass

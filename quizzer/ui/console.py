@@ -8,8 +8,10 @@ drill, ...) are mixins on top of it; :class:`quizzer.ui.screen.Screen` joins the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import re
 import sys
 from types import ModuleType
@@ -111,6 +113,12 @@ class Output:
             stream.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         stream.flush()
 
+    def paged(self, enabled: bool = True) -> contextlib.AbstractContextManager[None]:
+        """A block whose output goes through a pager when taller than the terminal."""
+        from quizzer.ui.pager import paged
+
+        return paged(self.out, enabled)
+
     def line(self, text: str) -> None:
         """One unstyled line on standard output (never wrapped)."""
         self.out.print(Text(text), soft_wrap=True)
@@ -134,6 +142,42 @@ class Output:
     def keys_help(self, text: str) -> None:
         """The dim line that lists a session's keys."""
         self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
+
+    def ask_key(self, prompt: str, keys: str) -> str:
+        """Read one key in a terminal: one of ``keys`` acts at once, without Enter.
+
+        Enter gives ``""``; any other key starts a line as :meth:`ask` reads it
+        (so ``/quit`` or ``/suspend`` still work). EOFError at Ctrl-D; Ctrl-C
+        raises KeyboardInterrupt as usual (the terminal keeps its signals).
+        """
+        import termios
+        import tty
+
+        if not _line_editing(self.out):
+            return self.ask(prompt)
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        try:
+            # Key by key before the prompt shows: a key typed the instant it appears
+            # (Ctrl-D included) must not meet the line discipline's own handling.
+            tty.setcbreak(fd)
+            self.out.print(Text(prompt, style="bold cyan"), end="")
+            self.out.file.flush()
+            key = os.read(fd, 1).decode("utf-8", "replace")
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        if key in ("", "\x04"):  # nothing left to read, or Ctrl-D
+            raise EOFError
+        if key in ("\r", "\n"):
+            self.out.print()
+            return ""
+        if key in keys:
+            self.out.print(key)
+            return key
+        # Not a key of its own: the line it starts, typed on.
+        self.out.print(key, end="")
+        self.out.file.flush()
+        return key + input()
 
     def ask(self, prompt: str) -> str:
         """Read one line typed in a terminal. EOFError at Ctrl-D.

@@ -68,7 +68,7 @@ class DrillScreen(SessionScreen):
             )
         )
 
-    def approach_shown(self, event: flow.ApproachShown) -> None:
+    def drill_approach_shown(self, event: flow.ApproachShown) -> None:
         if event.answered:
             self.out.print(Text.assemble(("you said: ", "dim"), visible(event.answered)))
         self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
@@ -193,7 +193,7 @@ def _drill_views() -> dict[type, Callable[[DrillScreen, flow.Event], None]]:
         flow.DrillCardStarted: DrillScreen.drill_card_started,
         flow.CardFinished: DrillScreen.drill_card_finished,
         flow.FollowUpAsked: DrillScreen.follow_up_asked,
-        flow.ApproachShown: DrillScreen.approach_shown,
+        flow.ApproachShown: DrillScreen.drill_approach_shown,
         flow.RedFlagsShown: DrillScreen.red_flags_shown,
         flow.Scheduled: DrillScreen.drill_scheduled,
         flow.DrillFinished: DrillScreen.drill_finished,

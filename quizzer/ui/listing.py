@@ -47,7 +47,7 @@ class ListingScreen(Output):
             tags = Counter(tag for c in group for tag in c.tags)
             summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
             heading = f"{deck}/"
-            rest = crop(f"  {len(group)} cards · {summary}", width - cell_len(heading))
+            rest = crop(f"  {counted(len(group), 'card')} · {summary}", width - cell_len(heading))
             if number:
                 lines.append("")
             lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))

@@ -41,6 +41,29 @@ if TYPE_CHECKING:
 APPROACH_PROMPT = "    try it first · Enter shows the approach "
 
 
+#: What a card's back shows first, in a terminal; the rest is one key each.
+CARD_BACK = ("intuition", "explanation")
+#: The card back menu's key for each section, and its name there (the 60-second review
+#: and the sources come with Enter, and b and s; listed, they would wrap at 80 columns).
+MENU = {
+    "worked_example": ("e", "example"),
+    "code": ("c", "code"),
+    "red_flags": ("r", "red flags"),
+    "follow_ups": ("f", "follow-ups"),
+}
+
+
+def menu_prompt(asked: flow.SectionAsked, width: int = 80) -> str:
+    """``Enter next section · e example · c code · r red flags · f follow-ups · n next card``.
+
+    Only the keys of sections the card has, and not yet shown; "Enter next" where
+    the whole line would wrap (it is 85 columns with every key).
+    """
+    keys = " · ".join(f"{MENU[f][0]} {MENU[f][1]}" for f in asked.left if f in MENU)
+    line = f"Enter next section · {keys} · n next card › "
+    return line if len(line) < width else line.replace("next section", "next", 1)
+
+
 class SessionScreen(Output):
     """The screens of ``quiz`` and ``review``."""
 
@@ -61,6 +84,8 @@ class SessionScreen(Output):
             text = APPROACH_PROMPT
         elif isinstance(prompt, flow.RatingAsked):
             text = self.rating_prompt(prompt.grade)
+        elif isinstance(prompt, flow.SectionAsked):
+            text = menu_prompt(prompt, self.out.width)
         elif isinstance(prompt, flow.FollowUpAsked):
             text = "your answer (or say it out loud), then Enter › "
         else:
@@ -134,6 +159,29 @@ class SessionScreen(Output):
             self.out.print(Text("skipped", style="dim"))
         self._sections(card, brief=brief, after_follow_ups=False)
 
+    def card_back(self, event: flow.CardBack) -> None:
+        """In a terminal: the filled formula, the intuition and the explanation.
+
+        Taller than the terminal, they go through the pager, so nothing unread
+        scrolls off the top; the other sections wait for their key.
+        """
+        card = event.card
+        with self.paged():
+            self.out.print(filled_line(card, event.filled, right=event.result.all_correct))
+            if event.result.skipped:
+                self.out.print(Text("skipped", style="dim"))
+            for field in CARD_BACK:
+                view = section_view(card, BY_FIELD[field])
+                if view is not None:
+                    self.out.print(view)
+
+    def section_shown(self, event: flow.SectionShown) -> None:
+        """One section asked for at the card back's menu (paged when taller than the screen)."""
+        view = section_view(event.card, BY_FIELD[event.field])
+        if view is not None:
+            with self.paged():
+                self.out.print(view)
+
     def closing_sections(self, event: flow.ClosingSections, *, brief: bool = False) -> None:
         """The sections after the follow-ups (the 60-second review)."""
         self._sections(event.card, brief=brief, after_follow_ups=True)
@@ -189,21 +237,24 @@ class SessionScreen(Output):
         table.add_column("tries", justify="right")
         table.add_column("hints", justify="right")
         table.add_column("time", justify="right")
-        for result in summary.cards:
+        for total in summary.per_card():
+            result = total.first
             first = f"{result.right_first_time}/{len(result.blanks)}"
             style = "green" if result.right_first_time == len(result.blanks) else "yellow"
             note = " (skipped)" if result.skipped else ""
-            if result.overridden:
+            if any(r.overridden for r in total.showings):
                 note += " (overridden)"
-            if not result.skipped and not result.touched:
+            if total.later:
+                note += f" (shown {len(total.showings)}×)"
+            if not result.skipped and not result.touched and not total.later:
                 # On screen when the session stopped, but never answered: not a miss.
                 first, style, note = "–", "dim", " (not answered)"
             table.add_row(
                 result.card_id + note,
                 Text(first, style=style),
-                str(result.tries),
-                str(result.hints),
-                duration(result.ms),
+                str(total.tries),
+                str(total.hints),
+                duration(total.ms),
             )
         self.out.print()
         self.out.print(table)
@@ -374,6 +425,8 @@ def _session_views() -> dict[type, Callable[[SessionScreen, flow.Event], None]]:
         flow.QuestionShown: SessionScreen.question_shown,
         flow.ApproachShown: SessionScreen.approach_shown,
         flow.Recap: SessionScreen.recap,
+        flow.CardBack: SessionScreen.card_back,
+        flow.SectionShown: SessionScreen.section_shown,
         flow.Scheduled: SessionScreen.scheduled,
         flow.AnswersChanged: SessionScreen.answers_changed,
         flow.SessionFinished: SessionScreen.session_finished,

@@ -22,6 +22,7 @@ from quizzer.ui.widgets import (
 
 if TYPE_CHECKING:
     from quizzer.progress import stats
+    from quizzer.progress.store import Attempt
 
 
 class StatsScreen(Output):
@@ -102,10 +103,19 @@ class StatsScreen(Output):
                 when(attempt.at),
                 attempt.blank,
                 visible(attempt.given),
-                Text("✓", style="green") if attempt.correct else Text("✗", style="red"),
+                _mark(attempt),
                 str(attempt.try_number),
             )
         self.out.print(table)
+
+
+def _mark(attempt: Attempt) -> Text:
+    """✓ or ✗, and whether the learner overrode the judge or asked for the answer."""
+    if attempt.overridden:
+        return Text("✓ overridden", style="yellow")
+    if attempt.correct:
+        return Text("✓", style="green")
+    return Text("✗ revealed" if attempt.revealed else "✗", style="red")
 
 
 def forecast_chart(counts: Sequence[int], now: datetime, width: int = 40) -> Table:

@@ -53,7 +53,12 @@ def deck(tmp_path):
 
 def spawn(tmp_path, deck, *args: str) -> pexpect.spawn:
     return quizzer_in_a_terminal(
-        tmp_path, *args, "--deck", str(deck), QUIZZER_CACHE=str(tmp_path / "cache")
+        tmp_path,
+        *args,
+        "--deck",
+        str(deck),
+        QUIZZER_CACHE=str(tmp_path / "cache"),
+        QUIZZER_PAGER="",
     )
 
 
@@ -84,9 +89,15 @@ def database(tmp_path) -> tuple[list[tuple], list[tuple]]:
     return attempts, reviews
 
 
-def to_follow_up(child: pexpect.spawn) -> None:
+def to_menu(child: pexpect.spawn) -> None:
     child.expect_exact("[1] slope › ")
     child.sendline("m")
+    child.expect_exact("n next card › ")  # the card back's menu (issue 24.1)
+
+
+def to_follow_up(child: pexpect.spawn) -> None:
+    to_menu(child)
+    child.send("f")  # one key, no Enter
     child.expect_exact("Enter shows the approach")
 
 
@@ -101,12 +112,15 @@ def to_rating(child: pexpect.spawn) -> None:
     to_follow_up(child)
     child.sendline("")
     child.expect_exact("Set x = 0.")
+    child.expect_exact("n next card › ")
+    child.send("n")
     child.expect_exact("Enter keeps › ")
 
 
 QUIZ_PROMPTS = {
     "answer": lambda child: child.expect_exact("[1] slope › "),
     "hint": to_hint,
+    "menu": to_menu,
     "follow-up": to_follow_up,
     "rating": to_rating,
 }

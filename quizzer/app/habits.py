@@ -1,0 +1,75 @@
+"""The daily loop's use cases: setting cards aside (``suspend``) and the settings (``config``).
+
+Which cards a session leaves out (suspended, buried) is decided where cards
+are chosen, :func:`quizzer.app.choosing.without_set_aside`; this module
+changes what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from quizzer.errors import ExitCode, QuizzerError
+
+if TYPE_CHECKING:
+    from quizzer.app.workspace import Workspace
+    from quizzer.progress.settings import Settings
+
+
+def known_ids(workspace: Workspace, names: Sequence[str]) -> list[str]:
+    """``names`` once each, in order, when every one is a known card id.
+
+    Raises:
+        QuizzerError: Some are not (exit 2), naming them all.
+    """
+    from quizzer.app.choosing import load
+
+    known = {c.id for c in load(workspace).cards}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise QuizzerError(f"unknown card: {', '.join(unknown)}", ExitCode.USAGE)
+    return list(dict.fromkeys(names))
+
+
+def set_suspended(workspace: Workspace, names: Sequence[str], suspended: bool) -> list[str]:
+    """Suspend (or unsuspend) the cards named, in one transaction; returns their ids.
+
+    A suspended card is left out of every quiz, review, drill and export that
+    does not name it.
+    """
+    from quizzer.progress.flags import set_suspended as save
+
+    ids = known_ids(workspace, names)
+    with workspace.open_progress() as store:
+        save(store, ids, suspended)
+    return ids
+
+
+def settings(workspace: Workspace) -> Settings:
+    """The learner's settings (the defaults when there is no progress database yet)."""
+    from quizzer.progress.settings import read_settings
+
+    with workspace.existing_progress() as store:
+        return read_settings(store)
+
+
+def change_setting(workspace: Workspace, name: str, text: str) -> Settings:
+    """Check and save one setting; returns the settings as they now are.
+
+    Raises:
+        SettingError: An unknown name or a bad value, before any file is created.
+    """
+    from quizzer.progress.settings import parse_value, write_setting
+
+    parse_value(name, text)  # refused before the progress database is created
+    with workspace.open_progress() as store:
+        return write_setting(store, name, text)
+
+
+def check_setting_name(name: str) -> None:
+    """Refuse a name that is not a setting, with one line naming those there are."""
+    from quizzer.progress.settings import NAMES, parse_value
+
+    if name not in NAMES:
+        parse_value(name, "")

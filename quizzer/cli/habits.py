@@ -1,0 +1,87 @@
+"""The daily loop's commands: ``suspend``, ``unsuspend`` and ``config``.
+
+Each is options → a use case of :mod:`quizzer.app.habits` → the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from quizzer.cli.common import DbOption, JsonOption, screen_for, workspace_for
+
+app = typer.Typer()
+
+CardIdsArgument = Annotated[
+    list[str], typer.Argument(metavar="CARD...", help="Card ids.", show_default=False)
+]
+
+
+def _set_suspended(ctx: typer.Context, cards: list[str], db: DbOption, suspended: bool) -> None:
+    from quizzer.app.habits import set_suspended
+    from quizzer.ui.widgets import counted
+
+    ids = set_suspended(workspace_for(ctx, None, db), cards, suspended)
+    verb = "suspended" if suspended else "unsuspended"
+    screen_for(ctx).line(f"{verb} {counted(len(ids), 'card')}: {', '.join(ids)}")
+
+
+@app.command()
+def suspend(ctx: typer.Context, cards: CardIdsArgument, db: DbOption = None) -> None:
+    """Set cards aside: quiz, review and drill never choose them unless named.
+
+    Example: [bold]quizzer suspend attention[/bold]
+    """
+    _set_suspended(ctx, cards, db, True)
+
+
+@app.command()
+def unsuspend(ctx: typer.Context, cards: CardIdsArgument, db: DbOption = None) -> None:
+    """Bring suspended cards back into quiz, review and drill.
+
+    Example: [bold]quizzer unsuspend attention[/bold]
+    """
+    _set_suspended(ctx, cards, db, False)
+
+
+@app.command()
+def config(
+    ctx: typer.Context,
+    key: Annotated[
+        str | None, typer.Argument(metavar="[KEY]", help="A setting.", show_default=False)
+    ] = None,
+    value: Annotated[
+        str | None,
+        typer.Argument(metavar="[VALUE]", help="Its new value.", show_default=False),
+    ] = None,
+    json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Read or change a setting, kept in the progress database (it travels with backups).
+
+    desired_retention (0.70-0.99, default 0.9), new_per_day (default 20),
+    learning_steps (default '1m 10m'), relearning_steps (default '10m').
+    Examples: [bold]quizzer config[/bold], [bold]quizzer config new_per_day 10[/bold],
+    [bold]quizzer config learning_steps '1m 10m 1h'[/bold]
+    """
+    from quizzer.app import habits
+    from quizzer.progress.settings import NAMES
+
+    screen = screen_for(ctx)
+    workspace = workspace_for(ctx, None, db)
+    if key is not None:
+        habits.check_setting_name(key)
+    if key is not None and value is not None:
+        settings = habits.change_setting(workspace, key, value)
+    else:
+        settings = habits.settings(workspace)
+    shown = settings.to_dict()
+    if key is not None:
+        shown = {key: shown[key]}
+    if json:
+        screen.json(shown)
+        return
+    width = max(len(name) for name in NAMES)
+    for name, setting in shown.items():
+        screen.line(f"{name.ljust(width)}  {setting}")
