@@ -427,7 +427,9 @@ def sync(
         entries += read.entries
     with store.writing() as db:
         received, cards = merge(db, entries)
-        replay(db, scheduler, cards | sending.cards)
+        dirty = {str(card) for (card,) in db.execute("SELECT card FROM sync_dirty")}
+        replay(db, scheduler, cards | sending.cards | dirty)
+        db.execute("DELETE FROM sync_dirty")
         # Saved with the merge: a sync killed before this commit reads the same lines again.
         db.executemany("INSERT OR REPLACE INTO sync_meta (key, value) VALUES (?, ?)", reached)
     for problem in problems:

@@ -7,14 +7,22 @@ no row: an override, a retraction). ``sync_outbox`` holds the content ids (and c
 of rows that were sent and then changed or deleted (a changed rating,
 ``/undo``, ``progress reset``): the next sync retracts them.
 
+``sync_dirty`` names every card whose schedule was written outside a
+sync (a live review's fuzz, ``/undo`` restoring a state): the next sync
+replays it, so its schedule is the one every device computes.
+
+A trigger takes the conflict rule of the statement that fired it, so
+these insert only what is absent rather than rely on OR IGNORE.
+
 The triggers capture every such change whatever code makes it, so no
 writer of the store has to remember sync.
 """
 
 _FORGET = """
 CREATE TRIGGER sync_forget_{name}_{event} AFTER {event_sql} ON {table} BEGIN
-    INSERT OR IGNORE INTO sync_outbox (id, card)
-        SELECT id, {card} FROM sync_seen WHERE tab = '{table}' AND row = old.id;
+    INSERT INTO sync_outbox (id, card)
+        SELECT id, {card} FROM sync_seen WHERE tab = '{table}' AND row = old.id
+        AND id NOT IN (SELECT id FROM sync_outbox);
     UPDATE sync_seen SET tab = NULL, row = NULL WHERE tab = '{table}' AND row = old.id;
 END;
 """
@@ -25,6 +33,19 @@ CREATE TABLE sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sync_seen (id TEXT PRIMARY KEY, tab TEXT, row INTEGER);
 CREATE INDEX sync_seen_by_row ON sync_seen(tab, row);
 CREATE TABLE sync_outbox (id TEXT PRIMARY KEY, card TEXT);
+CREATE TABLE sync_dirty (card TEXT PRIMARY KEY);
+CREATE TRIGGER sync_dirty_added AFTER INSERT ON schedule BEGIN
+    INSERT INTO sync_dirty (card) SELECT new.card_id
+        WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE card = new.card_id);
+END;
+CREATE TRIGGER sync_dirty_changed AFTER UPDATE ON schedule BEGIN
+    INSERT INTO sync_dirty (card) SELECT new.card_id
+        WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE card = new.card_id);
+END;
+CREATE TRIGGER sync_dirty_deleted AFTER DELETE ON schedule BEGIN
+    INSERT INTO sync_dirty (card) SELECT old.card_id
+        WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE card = old.card_id);
+END;
 """
     + _FORGET.format(
         name="attempt", event="deleted", event_sql="DELETE", table="attempts", card="old.card_id"
