@@ -34,6 +34,7 @@ from quizzer.cli import (
     overrides,
     progress,
     sessions,
+    sync,
 )
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.cli.terminal import end_like_ctrl_c_on_signals, ended_by_signal
@@ -269,6 +270,7 @@ app.add_typer(export.app)
 app.add_typer(habits.app)
 app.add_typer(importing.app)
 app.add_typer(optimize.app)
+app.add_typer(sync.app)
 
 
 def main() -> None:

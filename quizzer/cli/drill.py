@@ -18,6 +18,7 @@ from quizzer.cli.common import (
     workspace_for,
 )
 from quizzer.cli.study import exit_if_interrupted, terminal_learner
+from quizzer.cli.sync import sync_around
 from quizzer.study import defaults
 
 app = typer.Typer()
@@ -70,6 +71,8 @@ def drill(
         else:
             screen.topics(found.topics)
         return
+    if not no_record:
+        sync_around(ctx, workspace)
     learner = terminal_learner(workspace, screen, screen.drill_event)
     ended, _ = studying.drill(
         workspace,

@@ -17,6 +17,7 @@ from quizzer.cli.common import (
     workspace_for,
 )
 from quizzer.cli.study import exit_if_interrupted, terminal_learner
+from quizzer.cli.sync import sync_around
 from quizzer.study import defaults
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ def quiz(
     from quizzer.app.choosing import CardChoice, NothingToStudy, state_asked
 
     workspace = workspace_for(ctx, deck, db)
+    sync_around(ctx, workspace)
     screen = screen_for(ctx)
     choice = CardChoice(
         names=tuple(cards or ()),
@@ -152,6 +154,7 @@ def review(
     from quizzer.app.choosing import filtered, load
 
     workspace = workspace_for(ctx, deck, db)
+    sync_around(ctx, workspace)
     screen = screen_for(ctx)
     candidates = filtered(load(workspace).cards, tuple(tag or ()), search)
     plan = studying.plan_review(workspace, candidates, limit=limit, new_per_day=new)

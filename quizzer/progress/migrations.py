@@ -7,6 +7,10 @@ a new file runs them all, an older file the ones it lacks, in one transaction.
 
 from __future__ import annotations
 
+import sqlite3
+
+from quizzer.progress.sync_schema import SYNC_SCHEMA
+
 #: Each entry takes the schema from version ``index`` to ``index + 1``.
 MIGRATIONS: list[str] = [
     # 0 -> 1: sessions and attempts
@@ -94,10 +98,26 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reviews_by_time ON reviews(at);
     """,
+    # 5 -> 6: sync (quizzer.progress.sync).
+    SYNC_SCHEMA,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def statements(script: str) -> list[str]:
-    """The statements of a migration step (or any script without ``;`` in literals)."""
-    return [part.strip() for part in script.split(";") if part.strip()]
+    """The statements of a migration step (or any script without ``;`` in literals).
+
+    A trigger's body holds ``;`` of its own: pieces are joined until SQLite
+    calls the statement complete.
+    """
+    found: list[str] = []
+    pending = ""
+    for part in script.split(";"):
+        pending += part + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending.strip().removesuffix(";").strip())
+            pending = ""
+    if pending.strip(" \n;"):
+        found.append(pending.strip().removesuffix(";").strip())
+    return found

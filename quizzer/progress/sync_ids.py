@@ -1,0 +1,59 @@
+"""Content ids of sync entries: a hash of what an entry says, the same on every device.
+
+Two devices that recorded the same thing (a backup imported on both) give
+it the same id, so it is merged once; a changed rating is new content with
+a new id (its old id is retracted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+KINDS = ("session", "attempt", "review", "override", "retract")
+
+
+# -- content ids ---------------------------------------------------------------------------
+
+
+def content_id(kind: str, *parts: object) -> str:
+    """The id of an entry: a hash of its kind and what it says (the same on every device)."""
+    text = json.dumps([kind, *parts], ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def attempt_id(e: dict[str, Any]) -> str:
+    # correct and overridden change with /override, so they are no part of the id.
+    return content_id(
+        "attempt", e["card"], e["blank"], e["given"], e["try"], e["hints"], e["ms"], e["at"]
+    )
+
+
+def review_id(e: dict[str, Any]) -> str:
+    return content_id("review", e["card"], e["rating"], e["at"], e["review_log"])
+
+
+def session_id(e: dict[str, Any]) -> str:
+    return content_id("session", e["device"], e["number"], e["mode"], e["started_at"])
+
+
+def override_id(attempt: str) -> str:
+    return content_id("override", attempt)
+
+
+def retract_id(target: str) -> str:
+    return content_id("retract", target)
+
+
+def expected_id(entry: dict[str, Any]) -> str:
+    kind = entry["kind"]
+    if kind == "attempt":
+        return attempt_id(entry)
+    if kind == "review":
+        return review_id(entry)
+    if kind == "session":
+        return session_id(entry)
+    if kind == "override":
+        return override_id(entry["attempt"])
+    return retract_id(entry["target"])
