@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
@@ -132,8 +132,84 @@ def read_bounded(path: Path | str, limit: int) -> bytes:
 # -- writing ----------------------------------------------------------------------------
 
 
+#: Files SQLite keeps beside a database; replacing one loses or corrupts the database.
+SQLITE_COMPANIONS = ("-wal", "-journal", "-shm")
+_SQLITE_HEADER = b"SQLite format 3\x00"
+#: What no writer may replace: paths, or functions giving them (asked only when a file
+#: is about to be written, so naming the default database costs nothing at start-up).
+_protected: list[Path | Callable[[], Iterable[Path]]] = []
+
+
+@contextmanager
+def protected(source: Path | Callable[[], Iterable[Path]]) -> Iterator[None]:
+    """Within the block, refuse every write to ``source`` and its SQLite companion files.
+
+    The progress store protects each database while it is open; the command
+    line protects the default database and the deck cache for the whole
+    command. Any existing SQLite file is refused in any case, so an export can
+    never replace a database, named or not.
+    """
+    _protected.append(source)
+    try:
+        yield
+    finally:
+        _protected.remove(source)
+
+
+def _protected_paths() -> Iterator[Path]:
+    for source in list(_protected):
+        if isinstance(source, Path):
+            yield source
+        else:
+            with suppress(Exception):  # a default that cannot be worked out protects nothing
+                yield from source()
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except (OSError, ValueError):
+        return os.path.abspath(one) == os.path.abspath(other)
+
+
+def _refuse_protected(path: Path, target: Path) -> None:
+    """Raise if writing ``target`` would replace a database or one of its companion files."""
+    candidates = [target]
+    for suffix in SQLITE_COMPANIONS:
+        if target.name.endswith(suffix):
+            candidates.append(target.with_name(target.name[: -len(suffix)]))
+    for protected in _protected_paths():
+        for candidate in candidates:
+            if _same_file(candidate, protected):
+                what = "the progress database" if candidate == target else "a file of the database"
+                raise FileProblem(
+                    f"refusing to write {path}: it is {what} {protected}", "a protected file"
+                )
+    for candidate in candidates:
+        if _is_sqlite(candidate):
+            what = (
+                "an SQLite database"
+                if candidate == target
+                else f"a file of the database {candidate}"
+            )
+            raise FileProblem(f"refusing to write {path}: it is {what}", "an SQLite database")
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:
+        return False
+
+
 def _write_target(path: Path) -> tuple[Path, os.stat_result | None]:
-    """The file to replace (a symlink's target, so the link survives) and its status."""
+    """The file to replace (a symlink's target, so the link survives) and its status.
+
+    Raises:
+        FileProblem: ``path`` is protected (a database, its WAL, journal or shared
+            memory file, the deck cache), or an existing file without write permission.
+    """
     try:
         found = os.stat(path)
     except FileNotFoundError:
@@ -144,12 +220,18 @@ def _write_target(path: Path) -> tuple[Path, os.stat_result | None]:
         # Opened by its own name: /dev/stdout links to /proc/self/fd/1, whose
         # real path for a pipe is "pipe:[N]", a name no one can open.
         return path, found
+    # A dangling link is written through, as cp does: the file it names is created.
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    _refuse_protected(path, target)
     if found is None:
         return target, None
     if not stat.S_ISREG(found.st_mode):
         kind = kind_of(found.st_mode)
         raise NotRegularFile(f"cannot write {path}: it is {kind}", kind)
+    if not found.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        # Mode bits, not access(): root may write anything, but a file marked
+        # read-only says its owner wants it kept.
+        raise FileProblem(f"refusing to write {path}: it is read-only", "read-only")
     return target, found
 
 
@@ -301,16 +383,25 @@ _skip_listeners: list[Callable[[str], None]] = []
 
 def report_skipped(path: Path | str, why: str) -> None:
     """Tell whoever listens that ``path`` was skipped (the core never prints)."""
+    report_warning(f"skipped {path}: {why}")
+
+
+def report_warning(line: str) -> None:
+    """Tell whoever listens something the learner should know; the command goes on.
+
+    Skipped files, damaged rows of the progress database and a wait for
+    another quizzer's lock all come this way.
+    """
     for listener in _skip_listeners:
-        listener(f"skipped {path}: {why}")
+        listener(line)
 
 
 @contextmanager
 def skipped_files_reported_to(listener: Callable[[str], None]) -> Iterator[None]:
-    """Send :func:`report_skipped` lines to ``listener`` (once per line) within the block.
+    """Send :func:`report_warning` lines to ``listener`` (once per line) within the block.
 
     The command line prints them as warnings; a folder walked twice in one
-    command still gets one line per skipped file.
+    command still gets one line per skipped file, a damaged card one line.
     """
     said: set[str] = set()
 

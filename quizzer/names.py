@@ -46,8 +46,8 @@ ACCENT_COMMANDS = {
 ACCENT_MARKS = {"\u0302": "hat", "\u0304": "bar", "\u0305": "bar", "\u0303": "tilde"}
 ACCENT_WORDS = ("hat", "bar", "tilde")
 
-SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵤᵥ"
-_SUBSCRIPT_PLAIN = "0123456789aeoxhklmnpstijuv"
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵤᵥᵣ"
+_SUBSCRIPT_PLAIN = "0123456789aeoxhklmnpstijuvr"
 _SUBSCRIPT_MAP = str.maketrans(SUBSCRIPTS, _SUBSCRIPT_PLAIN)
 
 _COMMAND = re.compile(r"\\([A-Za-z]+)")

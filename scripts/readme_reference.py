@@ -99,9 +99,14 @@ def reference() -> str:
     return "\n".join(lines)
 
 
+def _cell(text: str) -> str:
+    """``text`` as code in a table cell: a ``|`` would end the cell."""
+    return "`" + text.replace("|", "\\|") + "`"
+
+
 def function_table() -> str:
     """The answer functions, one row per entry of the registry the judge uses."""
-    from quizzer.answers.functions import REGISTRY
+    from quizzer.answers.functions import REGISTRY, SERIES_FORMS
 
     lines = [
         FUNCTIONS_START,
@@ -111,9 +116,14 @@ def function_table() -> str:
     for entry in REGISTRY:
         least, most = entry.arity
         arguments = str(least) if least == most else f"{least} to {most}"
-        spellings = ", ".join(f"`{s}`" for s in entry.spellings) or "—"
+        typed = (*entry.spellings, *entry.written)
+        spellings = ", ".join(_cell(s) for s in typed) or "—"
         latex = ", ".join(f"`\\{c}`" for c in entry.latex) or "—"
         lines.append(f"| `{entry.name}` | {arguments} | {spellings} | {latex} |")
+    for name, names, commands, written in SERIES_FORMS:
+        typed = ", ".join(_cell(s) for s in (*names, *written))
+        latex = ", ".join(f"`\\{c}`" for c in commands)
+        lines.append(f"| `{name}` | 4 | {typed} | {latex} |")
     lines.append(FUNCTIONS_END)
     return "\n".join(lines)
 

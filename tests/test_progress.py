@@ -14,8 +14,10 @@ from fsrs import Rating
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quizzer.progress import migrations
 from quizzer.progress import store as store_module
-from quizzer.progress.backup import BadBackup, export_progress, import_progress, read_backup
+from quizzer.progress.backup import BadBackup, export_progress
+from quizzer.progress.restore import import_progress, read_backup
 from quizzer.progress.schedule import make_scheduler
 from quizzer.progress.stats import report, streak
 from quizzer.progress.store import Attempt, Store
@@ -177,7 +179,7 @@ def insert_old_attempt(store: Store, correct: bool) -> None:
 
 def test_migration_from_the_first_schema(tmp_path, monkeypatch):
     path = tmp_path / "old.db"
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 1)
     with Store.open(path) as old:
         insert_old_attempt(old, correct=False)
     with closing(sqlite3.connect(path)) as db:
@@ -229,7 +231,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
 
 def test_migration_adds_the_overridden_flag_to_old_attempts(tmp_path, monkeypatch):
     path = tmp_path / "v2.db"
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
     with Store.open(path) as old:
         insert_old_attempt(old, correct=True)
     monkeypatch.undo()

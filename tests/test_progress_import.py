@@ -16,14 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quizzer.progress.backup import (
-    Backup,
-    BadBackup,
-    export_progress,
-    import_backup,
-    read_backup,
-    write_backup,
-)
+from quizzer.progress.backup import Backup, BadBackup, export_progress, write_backup
+from quizzer.progress.restore import import_backup, read_backup
 from quizzer.progress.store import Attempt, Review, Store
 
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
@@ -372,7 +366,7 @@ def test_every_json_layout_of_a_backup_imports_alike(tmp_path, layout):
 
 def test_a_streamed_export_is_read_in_line_batches_across_chunks(tmp_path, monkeypatch):
     # Small chunks and batches: batch edges fall inside lines and between chunks.
-    from quizzer.progress import backup as backup_module
+    from quizzer.progress import restore as backup_module
 
     monkeypatch.setattr(backup_module, "_READ_CHUNK", 97)
     monkeypatch.setattr(backup_module, "BATCH", 3)
@@ -423,7 +417,7 @@ json_values = st.recursive(
 def test_the_streamed_reader_reads_what_json_reads(
     tmp_path_factory, attempts, reviews, schedule, indent, one_per_line, chunk
 ):
-    from quizzer.progress import backup as backup_module
+    from quizzer.progress import restore as backup_module
 
     data = backup(attempts, reviews, schedule)
     text = json.dumps(data, indent=indent, ensure_ascii=False)

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
-from quizzer.progress.backup import BadBackup, import_backup, write_backup
+from quizzer.progress.backup import BadBackup, write_backup
+from quizzer.progress.restore import import_backup
 from quizzer.progress.store import Attempt, Review, Store, iso
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)

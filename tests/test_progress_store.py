@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quizzer.progress import migrations
 from quizzer.progress import store as store_module
 from quizzer.progress.store import (
     APPLICATION_ID,
@@ -360,7 +361,7 @@ def test_a_read_only_database_serves_every_read_only_command(tmp_path, folder_wr
 
 def test_a_read_only_database_of_an_older_schema_says_how_to_upgrade(tmp_path, monkeypatch):
     path = tmp_path / "p.db"
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 2)
     Store.open(path).close()
     monkeypatch.undo()
     real_connect = sqlite3.connect
@@ -376,7 +377,8 @@ def test_a_read_only_database_of_an_older_schema_says_how_to_upgrade(tmp_path, m
 
 
 def test_an_enormous_answer_is_kept_cut_short_and_still_backs_up(tmp_path):
-    from quizzer.progress.backup import import_backup, write_backup
+    from quizzer.progress.backup import write_backup
+    from quizzer.progress.restore import import_backup
     from quizzer.progress.store import MAX_GIVEN
 
     with Store.open(tmp_path / "a.db") as store:

@@ -58,6 +58,8 @@ class Function:
     #: Meant for a matrix (``softmax``; of a single number it is 1): its
     #: SymPy form is a bare function name, not a value.
     matrix_only: bool = False
+    #: Notations the parser also reads as this function (``∛x``, ``[x]_+``), for the README.
+    written: tuple[str, ...] = ()
 
 
 # -- helpers shared by several entries ---------------------------------------
@@ -267,6 +269,96 @@ def _reciprocal_of(
 
 _MAX, _MIN = max, min
 
+
+# -- the vocabulary of ML answers ----------------------------------------------
+
+
+def _real_relu(value: float) -> float:
+    return value if value > 0 else 0.0
+
+
+def _complex_relu(value: complex) -> complex:
+    return _complex_extreme(_MAX)(complex(0), value)
+
+
+def _precise_relu(value: Scalar) -> Scalar:
+    return _precise_extreme(_MAX)(mpmath.mpf(0), value)
+
+
+def _real_softplus(value: float) -> float:
+    # log(1 + e^x) without overflow: x + log(1 + e^-x) for large x.
+    if value > 0:
+        return value + math.log1p(math.exp(-value))
+    return math.log1p(math.exp(value))
+
+
+def _real_sign(value: float) -> float:
+    return math.copysign(1.0, value) if value else 0.0
+
+
+def _complex_sign(value: complex) -> complex:
+    if abs(value.imag) > 1e-12 * (1 + abs(value)):
+        raise ValueError("sign of a number that is not real")
+    return complex(_real_sign(value.real))
+
+
+def _precise_sign(value: Scalar) -> Scalar:
+    if isinstance(value, mpmath.mpc) and value.imag != 0:
+        return mpmath.mpc(0, 1)  # not real: the evaluator skips the point
+    return mpmath.sign(mpmath.re(value))
+
+
+def _real_clip(value: float, low: float, high: float) -> float:
+    return min(max(value, low), high)
+
+
+def _complex_clip(value: complex, low: complex, high: complex) -> complex:
+    return _complex_extreme(_MIN)(_complex_extreme(_MAX)(value, low), high)
+
+
+def _precise_clip(value: Scalar, low: Scalar, high: Scalar) -> Scalar:
+    return _precise_extreme(_MIN)(_precise_extreme(_MAX)(value, low), high)
+
+
+def _object_clip(value: Array, low: Array, high: Array) -> Array:
+    return _object_extreme(_MIN)(_object_extreme(_MAX)(value, low), high)
+
+
+def _precise_norm(value: Array) -> Scalar:
+    return mpmath.sqrt(mpmath.fsum(abs(entry) ** 2 for entry in np.asarray(value).flat))
+
+
+def _real_heaviside(value: float) -> float:
+    # H(0) = 1/2, as SymPy's Heaviside has it.
+    return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
+
+
+def _precise_heaviside(value: Scalar) -> Scalar:
+    sign = _precise_sign(value)
+    return sign if isinstance(sign, mpmath.mpc) else (sign + 1) / 2
+
+
+def _precise_binomial(n: Scalar, k: Scalar) -> Scalar:
+    return mpmath.binomial(n, k)
+
+
+def _real_binomial(n: float, k: float) -> float:
+    if n == int(n) and k == int(k) and n >= 0:
+        return float(math.comb(int(n), int(k))) if k >= 0 else 0.0
+    with mpmath.workdps(20):
+        value = mpmath.binomial(n, k)
+    if not mpmath.isfinite(value):
+        raise ValueError("binomial at a pole")
+    return float(value)
+
+
+def _complex_binomial(n: complex, k: complex) -> complex:
+    if n.imag == 0 and k.imag == 0:
+        return complex(_real_binomial(n.real, k.real))
+    with mpmath.workdps(20):
+        return complex(mpmath.binomial(mpmath.mpc(n), mpmath.mpc(k)))
+
+
 REGISTRY: tuple[Function, ...] = (
     Function(
         "sqrt", (1, 1), math.sqrt, cmath.sqrt, mpmath.sqrt, lambda sp: sp.sqrt,
@@ -274,7 +366,7 @@ REGISTRY: tuple[Function, ...] = (
     ),
     Function(
         "cbrt", (1, 1), _real_cbrt, _complex_cbrt, _precise_cbrt,
-        _inert("cbrt"), array=np.cbrt, cheap=True,
+        _inert("cbrt"), array=np.cbrt, cheap=True, written=("∛x", "\\sqrt[3]{x}"),
     ),
     _elementary("exp", "exp", latex=("exp",)),
     Function(
@@ -317,16 +409,16 @@ REGISTRY: tuple[Function, ...] = (
     ),
     Function(
         "abs", (1, 1), math.fabs, lambda x: complex(abs(x)), mpmath.fabs, lambda sp: sp.Abs,
-        spellings=("Abs",), array=np.abs, cheap=True,
+        spellings=("Abs",), array=np.abs, cheap=True, written=("|x|",),
     ),
     Function(
         "max", (2, 8), _real_extreme(_MAX), _complex_extreme(_MAX), _precise_extreme(_MAX),
-        lambda sp: sp.Max, latex=("max",), array=_array_extreme(np.maximum),
+        lambda sp: sp.Max, spellings=("Max",), latex=("max",), array=_array_extreme(np.maximum),
         precise_array=_object_extreme(_MAX), cheap=True,
     ),
     Function(
         "min", (2, 8), _real_extreme(_MIN), _complex_extreme(_MIN), _precise_extreme(_MIN),
-        lambda sp: sp.Min, latex=("min",), array=_array_extreme(np.minimum),
+        lambda sp: sp.Min, spellings=("Min",), latex=("min",), array=_array_extreme(np.minimum),
         precise_array=_object_extreme(_MIN), cheap=True,
     ),
     Function(
@@ -336,17 +428,79 @@ REGISTRY: tuple[Function, ...] = (
     Function(
         "floor", (1, 1), lambda x: float(math.floor(x)),
         lambda x: complex(math.floor(x.real), math.floor(x.imag)), mpmath.floor,
-        _inert("floor"), array=np.floor, cheap=True,
+        _inert("floor"), array=np.floor, cheap=True, written=("⌊x⌋", "k // 2"),
     ),
     Function(
         "ceil", (1, 1), lambda x: float(math.ceil(x)),
         lambda x: complex(math.ceil(x.real), math.ceil(x.imag)), mpmath.ceil,
-        _inert("ceil"), spellings=("ceiling",), array=np.ceil,
+        _inert("ceil"), spellings=("ceiling",), array=np.ceil, written=("⌈x⌉",),
         cheap=True,
     ),
     Function(
         "erf", (1, 1), math.erf, _via_mpmath(mpmath.erf), mpmath.erf, lambda sp: sp.erf,
         array=np.vectorize(math.erf, otypes=[float]), cheap=True,
+    ),
+    Function(
+        "relu", (1, 1), _real_relu, _complex_relu, _precise_relu,
+        lambda sp: lambda x: sp.Max(0, x), spellings=("ReLU", "RELU", "Relu"),
+        array=lambda x: np.maximum(x, 0.0),
+        precise_array=lambda x: _object_extreme(_MAX)(mpmath.mpf(0), x), cheap=True,
+        written=("[x]_+",),
+    ),
+    Function(
+        "softplus", (1, 1), _real_softplus, lambda x: cmath.log(1 + cmath.exp(x)),
+        lambda x: mpmath.log(1 + mpmath.exp(x)), lambda sp: lambda x: sp.log(1 + sp.exp(x)),
+        spellings=("Softplus",), array=lambda x: np.logaddexp(0.0, x),
+    ),
+    Function(
+        "log1p", (1, 1), math.log1p, lambda x: cmath.log(1 + x), mpmath.log1p,
+        lambda sp: lambda x: sp.log(1 + x), array=np.log1p, cheap=True,
+    ),
+    Function(
+        "expm1", (1, 1), math.expm1, lambda x: cmath.exp(x) - 1, mpmath.expm1,
+        lambda sp: lambda x: sp.exp(x) - 1, array=np.expm1,
+    ),
+    Function(
+        "sign", (1, 1), _real_sign, _complex_sign, _precise_sign, lambda sp: sp.sign,
+        spellings=("sgn", "signum"), latex=("sgn",), array=np.sign, cheap=True,
+    ),
+    Function(
+        "clip", (3, 3), _real_clip, _complex_clip, _precise_clip,
+        lambda sp: lambda x, lo, hi: sp.Min(sp.Max(x, lo), hi), spellings=("clamp",),
+        array=lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+        precise_array=_object_clip, cheap=True,
+    ),
+    Function(
+        "heaviside", (1, 1), _real_heaviside, lambda x: (_complex_sign(x) + 1) / 2,
+        _precise_heaviside, lambda sp: sp.Heaviside, spellings=("Heaviside",),
+        array=lambda x: np.heaviside(x, 0.5), cheap=True,
+    ),
+    Function(
+        "binomial", (2, 2), _real_binomial, _complex_binomial, _precise_binomial,
+        lambda sp: sp.binomial, spellings=("binom", "comb", "nCr"),
+        latex=("binom", "dbinom", "tbinom"),
+        array=np.vectorize(_real_binomial, otypes=[float]),
+        written=("C(n, k)", "{n \\choose k}"),
+    ),
+    Function(
+        # ‖w‖: of a number its size, of a matrix or vector the root of its squares' sum.
+        "norm", (1, 1), math.fabs, lambda x: complex(abs(x)), mpmath.fabs, _inert("norm"),
+        array=lambda x: np.linalg.norm(np.asarray(x, dtype=float)),
+        precise_array=_precise_norm, cheap=True,
+        written=("‖w‖", "‖w‖₂", "||w||", "\\|w\\|", "\\lVert w \\rVert"),
+    ),
+)  # fmt: skip
+
+#: Sums and products are no functions (their index is local to the body), but
+#: they are written like some: (name, spellings, LaTeX commands, notations).
+SERIES_FORMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        "sum", ("Sum", "summation", "Σ"), ("sum",),
+        ("\\sum_{i=0}^{n} f", "Σ_{t=0}^{∞} γ^t r", "sum(f, i, 0, n)", "Sum(f, (i, 0, oo))"),
+    ),
+    (
+        "prod", ("product", "Product", "Π"), ("prod",),
+        ("\\prod_{l=1}^{L} f", "product(f, i, 1, n)"),
     ),
 )  # fmt: skip
 
@@ -362,6 +516,11 @@ def arities() -> dict[str, tuple[int, int]]:
 def spellings() -> dict[str, str]:
     """Every other name a learner may type -> the canonical name."""
     return {spelling: entry.name for entry in REGISTRY for spelling in entry.spellings}
+
+
+def names_by_function() -> dict[str, tuple[str, ...]]:
+    """Each canonical name -> every name and LaTeX command it is typed as."""
+    return {entry.name: (entry.name, *entry.spellings, *entry.latex) for entry in REGISTRY}
 
 
 def latex_commands() -> dict[str, str]:

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -44,6 +43,7 @@ from quizzer.answers.comparison import (
     exact_comparison,
     symbol_domains,
 )
+from quizzer.answers.concepts import MeaningJudge
 from quizzer.answers.deadline import JUDGE_SECONDS, BudgetSpent, JudgeTimeout, budget, deadline
 from quizzer.answers.syntax import (
     AnswerError,
@@ -56,7 +56,7 @@ from quizzer.answers.syntax import (
 from quizzer.answers.tree import functions_used, rational_value, symbols_used
 from quizzer.answers.values import MIN_DIAGNOSIS_POINTS, OVERFLOW, UNDEFINED
 from quizzer.answers.verdict import Status, Verdict
-from quizzer.answers.words import WordJudge, expected_kind
+from quizzer.answers.words import WordJudge, expected_kind, normalise_words
 from quizzer.cards.model import Blank, Card
 from quizzer.names import is_notation
 
@@ -103,15 +103,14 @@ def symbol_table(card: Card) -> SymbolTable:
 
 # -- words --------------------------------------------------------------------
 
-_ARTICLES = re.compile(r"^(the|a|an)\s+")
 
-
-def normalise_words(text: str) -> str:
-    """Case, spacing, a leading article and trailing punctuation do not matter."""
-    words = unicodedata.normalize("NFKC", text).casefold()
-    words = re.sub(r"\s+", " ", words).strip()
-    words = words.rstrip(".!?;:, ").lstrip()
-    return _ARTICLES.sub("", words)
+def _constant(expected: Expected | None) -> float | None:
+    """The expected value when it is the same number at every point, else None."""
+    values = expected.values if expected is not None else []
+    first = values[0] if values else None
+    if isinstance(first, float) and all(value == first for value in values):
+        return first
+    return None
 
 
 def match_words(text: str, accepted: Sequence[str]) -> tuple[str, bool] | None:
@@ -154,7 +153,7 @@ class _CompiledBlank:
     def words(self) -> WordJudge:
         """The blank's phrases, right and known-wrong, as words are matched."""
         wrong = [entry.answer for entry in self.blank.wrong] if self.is_word_blank else []
-        return WordJudge(self.accepted_words, wrong, self.synonyms)
+        return MeaningJudge(self.accepted_words, wrong, self.synonyms, self.blank.concepts)
 
 
 def forbidden_names(blank: Blank, table: SymbolTable) -> dict[str, str]:
@@ -258,6 +257,10 @@ class CardJudge(PointJudge):
             )
         if compiled.is_word_blank:
             return self._word_miss(compiled, text)
+        # A number with a unit is judged by value, sign and unit kept (issue 22 item 1).
+        number = compiled.words.in_answer_unit(given, _constant(compiled.expected))
+        if number is not None:
+            return replace(self.judge(name, number, read_back=read_back), given=text)
         try:
             # not stripped: columns count in what was typed
             written = parse(text, self.table, expand=False)

@@ -29,6 +29,8 @@ import mpmath
 import numpy as np
 
 from quizzer.answers.functions import BY_NAME, Function
+from quizzer.answers.reading import Series
+from quizzer.answers.series import evaluate_series
 from quizzer.answers.syntax import (
     Binary,
     Call,
@@ -369,6 +371,13 @@ class _Evaluator(Fold[Value]):
                 raise NotDefined(f"{entry.name} of a matrix is not defined here")
             return self.checked(self.apply_to_matrix(entry, args))
         return self.checked(self.apply(entry, args))
+
+    undefined, too_costly = Undefined, TooCostly  # what quizzer.answers.series raises
+
+    def series(
+        self, node: Series, low: Value, high: Value | None, term: Callable[[Node], Value]
+    ) -> Value:
+        return evaluate_series(self, node, low, high, term)
 
     def run(self, node: Node) -> Value:
         try:

@@ -8,6 +8,7 @@ SymPy's automatic evaluation cheap.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
@@ -18,6 +19,7 @@ from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
 from quizzer.answers.functions import BY_NAME
+from quizzer.answers.reading import Series
 from quizzer.answers.syntax import (
     MAX_DIGITS,
     MAX_EXPONENT,
@@ -100,6 +102,12 @@ class _ToSympy(Fold[Any]):
         for arg in args:
             _check_digits(arg)
         return _sympy_function(node.function)(*args)
+
+    def series(self, node: Series, low: Any, high: Any, term: Callable[[Node], Any]) -> Any:
+        variable = fold(Sym(node.variable), self)
+        limits = (variable, low, sympy.oo if high is None else high)
+        form = sympy.Sum if node.kind == "sum" else sympy.Product
+        return form(term(Sym(node.variable)), limits)
 
 
 def to_sympy(node: Node, table: SymbolTable) -> Any:

@@ -15,389 +15,87 @@ answer costs microseconds.
 from __future__ import annotations
 
 import contextlib
-import difflib
-import math
-import operator
 import re
-import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
 from quizzer.answers import functions
-from quizzer.answers.words import within_one_edit
-from quizzer.names import (
-    ACCENT_COMMANDS,
-    GREEK,
-    GREEK_NAMES,
-    SUBSCRIPTS,
-    VARIANT_LETTERS,
-    name_key,
+from quizzer.answers.constructs import Constructs, shadowed_by
+from quizzer.answers.lexer import (
+    FUNCTION_ALIASES,
+    FUNCTIONS,
+    LATEX_COMMANDS,
+    TRANSPOSE_MARKS,
+    Token,
+    UnknownCommand,
+    tokenize,
 )
-
-# -- limits ---------------------------------------------------------------------
-
-MAX_LENGTH = 1_000  # characters in one answer
-MAX_DEPTH = 60  # nested sub-expressions
-MAX_NODES = 400  # nodes in the tree
-MAX_LITERAL_DIGITS = 60  # digits in one number
-MAX_EXPONENT = 10_000  # |n| in x^n; (x-a)^6000 is legitimate
-MAX_DIGITS = 20_000  # decimal digits of any constant the tree implies
-MAX_FACTORIAL = 2_000
-
-# -- errors ---------------------------------------------------------------------
-
-
-class AnswerError(Exception):
-    """An answer that cannot be judged. ``message`` is written for the learner."""
-
-    kind = "unreadable"
-
-    def __init__(self, message: str, column: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.column = column
-
-
-class TooLarge(AnswerError):
-    """The answer is beyond the judge's size limits."""
-
-    kind = "too_large"
-
-
-def did_you_mean(typed: str, known: Iterable[str]) -> str | None:
-    """The known word closest to a typo (``sigmiod`` -> ``sigmoid``), if one is close."""
-    if len(typed) < 4:
-        return None  # two or three letters resemble too many names to guess from
-    candidates = [word for word in dict.fromkeys(known) if word != typed]
-    # One slip (a swap before a dropped letter: tahn is tanh, not tan) beats a likeness.
-    for same_length in (True, False):
-        for word in candidates:
-            if (len(word) == len(typed)) is same_length and within_one_edit(typed, word):
-                return word
-    close = difflib.get_close_matches(typed, candidates, n=1, cutoff=0.75)
-    if not close:
-        lowered = {word.lower(): word for word in candidates}
-        close = [lowered[w] for w in difflib.get_close_matches(typed.lower(), lowered, 1, 0.75)]
-    return close[0] if close else None
-
-
-class UnknownSymbol(AnswerError):
-    """A name the card does not declare."""
-
-    def __init__(
-        self, name: str, column: int, known: Iterable[str], suggestion: str | None = None
-    ) -> None:
-        names = ", ".join(known)
-        uses = f" (this card uses {names})" if names else " (this card declares no symbols)"
-        hint = f"; did you mean '{suggestion}'?" if suggestion else ""
-        super().__init__(f"unknown symbol '{name}'{uses}{hint}", column)
-        self.name = name
-        self.suggestion = suggestion
-
-
-class CircularDefinition(AnswerError):
-    """A defined symbol whose definition leads back to itself."""
-
-
-class UnknownCommand(AnswerError):
-    """A LaTeX command outside the subset answers may use."""
-
-    def __init__(self, command: str, column: int) -> None:
-        self.suggestion = did_you_mean(command, LATEX_COMMANDS)
-        hint = f"; did you mean '\\{self.suggestion}'?" if self.suggestion else ""
-        super().__init__(f"unknown LaTeX command '\\{command}' at column {column}{hint}", column)
-        self.command = command
-
-
-# -- the tree -------------------------------------------------------------------
-
-
-class Node:
-    """Base class of expression nodes. Nodes are immutable values."""
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True)
-class Num(Node):
-    value: Fraction
-
-
-@dataclass(frozen=True)
-class Sym(Node):
-    name: str
-
-
-@dataclass(frozen=True)
-class Const(Node):
-    name: str  # "pi" or "e"
-
-
-@dataclass(frozen=True)
-class Neg(Node):
-    operand: Node
-
-
-@dataclass(frozen=True)
-class Binary(Node):
-    op: str  # one of + - * / ^
-    left: Node
-    right: Node
-
-
-#: The operators whose meaning no evaluator changes; '/' and '^' differ (zero
-#: divisors, overflow, matrices, size limits), so each evaluator writes its own.
-PLAIN_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-
-
-@dataclass(frozen=True)
-class Transpose(Node):
-    operand: Node
-
-
-@dataclass(frozen=True)
-class Call(Node):
-    function: str
-    args: tuple[Node, ...]
-
-
-#: Functions an answer may call, with how many arguments each takes, and the
-#: other names they go by: read from the one registry of answer functions.
-FUNCTIONS: dict[str, tuple[int, int]] = functions.arities()
-FUNCTION_ALIASES = functions.spellings()
-CONSTANTS = ("pi", "e")
-
-
-# -- lexing ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str  # num, name, op, sup, end
-    text: str
-    column: int  # 1-based column in the original answer
-
-
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_RAISED_LETTERS = "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ"
-_RAISED = str.maketrans(_RAISED_LETTERS, "abcdefghijklmnoprstuvwxyz")
-_UNICODE_OPS = {
-    "·": "*", "×": "*", "⋅": "*", "∙": "*", "∗": "*", "@": "*",
-    "−": "-", "–": "-", "÷": "/", "√": "sqrt", "ᵀ": "'", "∣": "|", "‖": "|",
-}  # fmt: skip
-_VULGAR_FRACTIONS = {
-    "½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
-    "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8",
-    "⅞": "7/8",
-}  # fmt: skip
-_LATEX_OPS = {
-    "cdot": "*", "times": "*", "div": "/", "sqrt": "sqrt", "frac": "frac", "dfrac": "frac",
-    "tfrac": "frac", "cfrac": "frac", "top": "T", "intercal": "T", "mid": "|",
-    "vert": "|", "lvert": "|", "rvert": "|", "lbrace": "{", "rbrace": "}",
-}  # fmt: skip
-#: Functions as LaTeX commands: LaTeX's own (\log, \tanh) and, since learners type
-#: them, every other function name too (\sech, \sigmoid).
-_LATEX_FUNCTIONS = {
-    *functions.latex_commands(),
-    *(name for name in [*FUNCTIONS, *FUNCTION_ALIASES] if name.isascii() and name.isalpha()),
-}
-_LATEX_SKIP = {
-    "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
-    "biggl", "biggr", ",", ";", ":", "!", " ", "quad", "qquad", "displaystyle",
-}  # fmt: skip
-_LATEX_NAME_WRAPPERS = ("operatorname", "mathrm", "text", "mathit", "mathbf", "boldsymbol")
-#: Every LaTeX command an answer may use, for "did you mean" after a typo.
-LATEX_COMMANDS = frozenset(
-    {*_LATEX_OPS, *_LATEX_FUNCTIONS, *_LATEX_SKIP, *_LATEX_NAME_WRAPPERS, *GREEK_NAMES,
-     *VARIANT_LETTERS, *ACCENT_COMMANDS, "pi"} - {",", ";", ":", "!", " "}
-)  # fmt: skip
-_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_LETTERS = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_ALNUM = re.compile(r"[A-Za-z0-9]+")
-_GREEK_TAIL = re.compile(r"\d+(?:hat|bar|tilde)?(?![A-Za-z])|(?:hat|bar|tilde)(?![A-Za-z])")
-_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_GROUP = re.compile(r"\s*\{([^{}]*)\}")
-_COMBINING = re.compile(r"[\u0300-\u036f]+")
-_SINGLE_OPS = set("+-*/^(),'![]{}|%")
-
-
-def _base_letter(char: str) -> str:
-    """The letter under a precomposed accent: ᾱ is α, ȳ is y."""
-    return unicodedata.normalize("NFD", char)[0] if not char.isascii() else char
-
-
-class _Lexer:
-    """Turns an answer into tokens. A name is read whole: ``\\hat{m}_{t}``, ``β₁``."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.i = 0
-        self.tokens: list[Token] = []
-
-    def error(self, message: str, column: int) -> AnswerError:
-        return AnswerError(f"{message} at column {column}", column)
-
-    def run(self) -> list[Token]:
-        text = self.text
-        while self.i < len(text):
-            char = text[self.i]
-            column = self.i + 1
-            if char.isspace():
-                self.i += 1
-            elif match := _NUMBER.match(text, self.i):
-                self.number(match, column)
-            elif self.name_start():
-                self.tokens.append(Token("name", self.name(), column))
-            elif text.startswith("**", self.i):
-                self.tokens.append(Token("op", "^", column))
-                self.i += 2
-            elif char in _SINGLE_OPS:
-                self.tokens.append(Token("op", char, column))
-                self.i += 1
-            elif char in _VULGAR_FRACTIONS:
-                self.tokens.append(Token("num", _VULGAR_FRACTIONS[char], column))
-                self.i += 1
-            elif char in _UNICODE_OPS:
-                mapped = _UNICODE_OPS[char]
-                self.tokens.append(Token("name" if mapped == "sqrt" else "op", mapped, column))
-                self.i += 1
-            elif char in _RAISED_LETTERS:
-                # β₁ᵗ and eˣ: a raised name is a power
-                end = self.i
-                while end < len(text) and text[end] in _RAISED_LETTERS:
-                    end += 1
-                raised = text[self.i : end].translate(_RAISED)
-                self.tokens += [Token("op", "^", column), Token("name", raised, column)]
-                self.i = end
-            elif char in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺":
-                end = self.i
-                while end < len(text) and text[end] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺":
-                    end += 1
-                power = text[self.i : end].translate(_SUPERSCRIPTS)
-                self.tokens.append(Token("sup", power, column))
-                self.i = end
-            elif char == "\\":
-                self.command(column)
-            else:
-                raise self.error(f"unexpected '{char}'", column)
-        self.tokens.append(Token("end", "", len(text) + 1))
-        return self.tokens
-
-    def number(self, match: re.Match[str], column: int) -> None:
-        digits = sum(c.isdigit() for c in match.group(1))
-        if digits > MAX_LITERAL_DIGITS:
-            raise TooLarge(f"number too long to judge at column {column}", column)
-        if match.group(2) and abs(int(match.group(2)[1:])) > MAX_EXPONENT:
-            raise TooLarge(f"number too large to judge at column {column}", column)
-        self.tokens.append(Token("num", match.group(0), column))
-        self.i = match.end()
-
-    # names ---------------------------------------------------------------------
-
-    def _command_at(self, i: int) -> str | None:
-        match = _LATEX_COMMAND.match(self.text, i)
-        return match.group(1) if match else None
-
-    def name_start(self) -> bool:
-        char = self.text[self.i]
-        base = _base_letter(char)
-        if (base.isascii() and base.isalpha()) or base in GREEK:
-            return True
-        command = self._command_at(self.i) if char == "\\" else None
-        return command is not None and (
-            command in GREEK_NAMES
-            or command in VARIANT_LETTERS
-            or command in ACCENT_COMMANDS
-            or command in _LATEX_FUNCTIONS
-            or command in _LATEX_NAME_WRAPPERS
-        )
-
-    def name(self) -> str:
-        """Read one name and return its text as typed (keys are made by the parser)."""
-        start = self.i
-        self.name_head()
-        self.name_tail()
-        return self.text[start : self.i]
-
-    def name_head(self) -> None:
-        text = self.text
-        char = text[self.i]
-        if char == "\\":
-            match = _LATEX_COMMAND.match(text, self.i)
-            assert match is not None
-            command = match.group(1)
-            self.i = match.end()
-            if command in ACCENT_COMMANDS or command in _LATEX_NAME_WRAPPERS:
-                group = _GROUP.match(text, self.i)
-                if not group or not group.group(1).strip():
-                    raise self.error(f"expected {{name}} after \\{command}", self.i + 1)
-                self.i = group.end()
-            elif (digits := re.match(r"\d+", text[self.i :])) and command in GREEK_NAMES:
-                self.i += digits.end()  # \beta1 is beta1, as β1 is
-            return
-        if _base_letter(char) in GREEK or not char.isascii():
-            # β1 and βhat are names; γV and λI are products, as they are on paper.
-            # A precomposed letter (ᾱ, ȳ) is one letter with its accent.
-            self.i += 1
-            if match := _GREEK_TAIL.match(text, self.i):
-                self.i = match.end()
-            return
-        match = _LETTERS.match(text, self.i)
-        assert match is not None
-        self.i = match.end()
-
-    def name_tail(self) -> None:
-        """Subscripts and accents that belong to the name: ``_1``, ``_{max}``, ``₁``, ``̂``."""
-        text = self.text
-        while self.i < len(text):
-            char = text[self.i]
-            if match := _COMBINING.match(text, self.i):
-                self.i = match.end()
-            elif char in SUBSCRIPTS:
-                self.i += 1
-            elif char == "_" and self.i + 1 < len(text):
-                following = text[self.i + 1]
-                if following == "{":
-                    close = text.find("}", self.i + 2)
-                    if close < 0:
-                        raise self.error("expected '}'", len(text) + 1)
-                    self.i = close + 1
-                elif match := _ALNUM.match(text, self.i + 1):
-                    self.i = match.end()
-                elif following in GREEK:
-                    self.i += 2
-                elif following == "\\" and (self._command_at(self.i + 1) or "") in GREEK_NAMES:
-                    command = _LATEX_COMMAND.match(text, self.i + 1)
-                    assert command is not None
-                    self.i = command.end()
-                else:
-                    return
-            else:
-                return
-
-    def command(self, column: int) -> None:
-        match = _LATEX_COMMAND.match(self.text, self.i)
-        command = match.group(1) if match else ""
-        self.i = match.end() if match else self.i + 1
-        if command in _LATEX_SKIP:
-            return
-        if command in _LATEX_OPS:
-            mapped = _LATEX_OPS[command]
-            kind = "name" if mapped in ("sqrt", "frac", "T") else "op"
-            self.tokens.append(Token(kind, mapped, column))
-            return
-        if command == "pi":
-            self.tokens.append(Token("name", "pi", column))
-            return
-        raise UnknownCommand(command, column)
-
-
-def tokenize(text: str) -> list[Token]:
-    """Split an answer into tokens, each with its column in ``text``."""
-    return _Lexer(text).run()
-
+from quizzer.answers.limits import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_EXPONENT,
+    MAX_FACTORIAL,
+    MAX_LENGTH,
+    MAX_LITERAL_DIGITS,
+    check_size,
+)
+from quizzer.answers.reading import (
+    CONSTANTS,
+    PLAIN_ARITHMETIC,
+    AnswerError,
+    Binary,
+    Call,
+    CircularDefinition,
+    Const,
+    Neg,
+    Node,
+    Num,
+    Series,
+    Sym,
+    TooLarge,
+    Transpose,
+    UnknownSymbol,
+    did_you_mean,
+    free_symbols,
+    substitute,
+)
+from quizzer.names import name_key
+
+#: What the rest of quizzer takes from here: the reader's pieces live in
+#: ``reading`` (nodes, errors), ``lexer`` (tokens, LaTeX), ``limits`` (sizes).
+__all__ = [
+    "CONSTANTS",
+    "FUNCTIONS",
+    "FUNCTION_ALIASES",
+    "LATEX_COMMANDS",
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "MAX_FACTORIAL",
+    "MAX_LITERAL_DIGITS",
+    "PLAIN_ARITHMETIC",
+    "AnswerError",
+    "Binary",
+    "Call",
+    "CircularDefinition",
+    "Const",
+    "Neg",
+    "Node",
+    "Num",
+    "Series",
+    "Sym",
+    "SymbolTable",
+    "TooLarge",
+    "Transpose",
+    "UnknownCommand",
+    "UnknownSymbol",
+    "check_size",
+    "expand_definitions",
+    "parse",
+    "shadowed_by",
+    "tokenize",
+]
 
 # -- parsing --------------------------------------------------------------------
 
@@ -432,12 +130,31 @@ class SymbolTable:
         for name in self.names:
             keys.setdefault(name_key(name), name)
         for spelling, name in self.canonical.items():
+            hidden = shadowed_by(spelling) if spelling != name else None
+            if hidden is not None and not hidden.startswith("the function"):
+                continue  # e as an alias of eps must not turn e^{s/2} into eps^(s/2)
             keys.setdefault(name_key(spelling), name)
         return keys
 
+    @cached_property
+    def function_aliases(self) -> frozenset[str]:
+        """Keys of aliases that also name a function: read as it before a bracket."""
+        own = {name_key(name) for name in self.names}
+        return frozenset(
+            name_key(spelling)
+            for spelling, name in self.canonical.items()
+            if spelling != name
+            and name_key(spelling) not in own
+            and (shadowed_by(spelling) or "").startswith("the function")
+        )
+
     def symbol(self, typed: str) -> str | None:
         """The symbol a typed name means, however it is spelled."""
-        return self.keys.get(name_key(typed))
+        found = self.keys.get(name_key(typed))
+        if found is None and " " in typed:
+            # SymPy writes the symbol x0_hat as x_{0 hat}: a space parts a subscript.
+            found = self.keys.get(name_key(re.sub(r"\s+", "_", typed.strip())))
+        return found
 
     @cached_property
     def notation_patterns(self) -> list[tuple[tuple[tuple[str, str], ...], str]]:
@@ -473,10 +190,10 @@ class SymbolTable:
         tree = _parse_tokens(self.definitions[name], self)
         replacements = {
             used: self.expand(used, (*seen, name))
-            for used in _symbols_in(tree)
+            for used in free_symbols(tree)
             if used in self.definitions
         }
-        return _substitute(tree, replacements)
+        return substitute(tree, replacements)
 
 
 def _signature(token: Token) -> tuple[str, str]:
@@ -485,6 +202,8 @@ def _signature(token: Token) -> tuple[str, str]:
         return ("name", name_key(token.text))
     if token.kind == "num":
         return ("num", str(Fraction(token.text)))
+    if token.text == "¬":
+        return ("name", "not")  # P(B|¬A), P(B|\neg A) and P(B|not A) are one notation
     return (token.kind, token.text)
 
 
@@ -508,42 +227,18 @@ def read_notations(tokens: list[Token], symbols: SymbolTable) -> list[Token]:
     return result
 
 
-def _symbols_in(tree: Node) -> set[str]:
-    found: set[str] = set()
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Sym):
-            found.add(node.name)
-        stack.extend(_children(node))
-    return found
+class _Parser(Constructs):
+    symbols: SymbolTable
 
-
-def _substitute(node: Node, replacements: Mapping[str, Node]) -> Node:
-    """``node`` with each symbol in ``replacements`` replaced by its tree."""
-    if not replacements:
-        return node
-    if isinstance(node, Sym):
-        return replacements.get(node.name, node)
-    if isinstance(node, Binary):
-        return Binary(
-            node.op, _substitute(node.left, replacements), _substitute(node.right, replacements)
-        )
-    if isinstance(node, Neg):
-        return Neg(_substitute(node.operand, replacements))
-    if isinstance(node, Transpose):
-        return Transpose(_substitute(node.operand, replacements))
-    if isinstance(node, Call):
-        return Call(node.function, tuple(_substitute(a, replacements) for a in node.args))
-    return node
-
-
-class _Parser:
-    def __init__(self, tokens: list[Token], symbols: SymbolTable) -> None:
+    def __init__(
+        self, tokens: list[Token], symbols: SymbolTable, bound: list[str] | None = None
+    ) -> None:
         self.tokens = tokens
         self.position = 0
         self.symbols = symbols
         self.depth = 0
+        self.bound = bound if bound is not None else []  # indices of the sums around
+        self.bars = 0  # |...| open around: there a | closes, elsewhere it opens
 
     # token helpers
     def peek(self) -> Token:
@@ -566,7 +261,9 @@ class _Parser:
     def starts_operand(self, token: Token) -> bool:
         if token.kind in ("num", "name"):
             return not (token.kind == "name" and token.text == "T" and self._t_is_transpose())
-        return token.kind == "op" and token.text in ("(", "[", "{")
+        if token.kind == "op" and token.text == "|":
+            return self.bars == 0  # p |f| is p·|f|; inside |a b| the bar closes
+        return token.kind == "op" and token.text in ("(", "[", "{", "⌊", "⌈", "⎸")
 
     def _t_is_transpose(self) -> bool:
         return self.symbols.symbol("T") is None
@@ -594,8 +291,12 @@ class _Parser:
                 return _MUL_BP
             if token.text == "^":
                 return _POW_BP
+            if token.text == "//":
+                return _MUL_BP
             if token.text in ("'", "!", "%"):
                 return _POSTFIX_BP
+        if token.kind == "sub":
+            return _POSTFIX_BP
         if token.kind == "sup":
             return _POW_BP
         if self.starts_operand(token):
@@ -612,12 +313,21 @@ class _Parser:
             self.advance()
             power = _ADD_BP if token.text in "+-" else _MUL_BP
             return Binary(token.text, left, self.expression(power))
+        if token.kind == "op" and token.text == "//":
+            self.advance()  # numpy's floor division
+            return Call("floor", (Binary("/", left, self.expression(_MUL_BP)),))
+        if token.kind == "sub":
+            self.advance()
+            if token.text == "+":
+                return Call("relu", (left,))  # [x]_+, the positive part
+            raise AnswerError(
+                f"unexpected subscript '{token.text}' at column {token.column}", token.column
+            )
         if token.kind == "op" and token.text == "^":
             self.advance()
-            following = self.peek()
-            if following.kind == "name" and following.text == "T" and self._t_is_transpose():
-                self.advance()
-                return Transpose(left)
+            transposed = self.braced_transpose(left)
+            if transposed is not None:
+                return transposed
             return Binary("^", left, self.expression(_POW_BP - 1))
         if token.kind == "op" and token.text == "'":
             self.advance()
@@ -642,11 +352,29 @@ class _Parser:
         if token.kind == "op":
             if token.text in ("(", "[", "{"):
                 inner = self.expression()
+                if token.text == "{" and self.is_op("choose"):
+                    return self.choose(inner)
                 self.expect(_CLOSING[token.text])
                 return inner
+            if token.text == "‖":
+                return self.norm(token)
+            if token.text in ("⌊", "⌈"):
+                return self.bracket_function(token)
+            if token.text == "¬":
+                raise AnswerError(
+                    f"'¬' is read only inside a notation the card declares, like P(B|¬A) "
+                    f"(column {token.column})",
+                    token.column,
+                )
             if token.text == "|":
+                self.bars += 1
                 inner = self.expression()
                 self.expect("|")
+                self.bars -= 1
+                return Call("abs", (inner,))
+            if token.text == "⎸":  # \left| ... \right|, \lvert ... \rvert
+                inner = self.expression()
+                self.expect("⎹")
                 return Call("abs", (inner,))
             if token.text == "-":
                 return Neg(self.expression(_UNARY_BP))
@@ -659,9 +387,35 @@ class _Parser:
         if text == "frac":
             numerator = self.group("\\frac")
             return Binary("/", numerator, self.group("\\frac"))
+        if self.bound and name_key(text) in self.bound:
+            return Sym(name_key(text))  # the index of a sum around: local to its body
+        if text in TRANSPOSE_MARKS and text != "T":
+            raise AnswerError(
+                f"'{text}' is a transpose only as a power, like x^{{\\top}} "
+                f"(column {token.column})",
+                token.column,
+            )
+        special = (self.root(token) if text in ("\\sqrt", "sqrt", "√") else None) or self.series(
+            token
+        )
+        if special is not None:
+            return special
         symbol = self.symbols.symbol(text)
-        if symbol is not None:
+        called = self.is_op("(") and name_key(text) in self.symbols.function_aliases
+        if symbol is not None and not called:
             return Sym(symbol)
+        special = (
+            self.latex_binomial(token)
+            or self.binomial_letter(token)
+            or self.series_call(token)
+            or self.transpose_call(token)
+        )
+        if special is not None:
+            return special
+        if self.is_infinity(token):
+            raise AnswerError(
+                f"∞ is read only as the upper limit of a sum (column {token.column})", token.column
+            )
         if glued := _GLUED_DIGITS.fullmatch(text):
             # \pi2 in \frac\pi2 is pi then 2 (the lexer read \beta1 as one name)
             command, digits = glued.groups()
@@ -696,54 +450,6 @@ class _Parser:
             return Const(text)
         raise UnknownSymbol(text, token.column, self.symbols.names)
 
-    def group(self, command: str) -> Node:
-        """A ``{...}`` argument, or LaTeX's one-character one (``\\frac12``, ``\\frac1{x}``)."""
-        token = self.peek()
-        if token.kind == "op" and token.text == "{":
-            self.advance()
-            inner = self.expression()
-            self.expect("}")
-            return inner
-        single = token.kind in ("num", "name") and not token.text.startswith("\\")
-        if single and (token.kind == "name" or token.text[0].isdigit()):
-            self.advance()
-            if len(token.text) > 1:
-                kind = "num" if token.text[1].isdigit() else token.kind  # \frac x2
-                rest = Token(kind, token.text[1:], token.column + 1)
-                if rest.kind == "num" and not _NUMBER.fullmatch(rest.text):
-                    raise AnswerError(f"unreadable number at column {rest.column}", rest.column)
-                self.tokens.insert(self.position, rest)
-            if token.kind == "num":
-                return Num(Fraction(token.text[0]))
-            return self.name(Token("name", token.text[0], token.column))
-        if token.kind == "name" and token.text.startswith("\\"):
-            return self.name(self.advance())  # \frac\pi2
-        raise AnswerError(f"expected '{{' after {command} at column {token.column}", token.column)
-
-    def function_power(self) -> Node | None:
-        """The power in ``tanh^2(x)``, ``\\tanh^{2} x`` or ``sin²x``, if one follows."""
-        token = self.peek()
-        if token.kind == "sup":
-            self.advance()
-            if not re.fullmatch(r"-?\d+", token.text):
-                raise AnswerError(f"unreadable superscript at column {token.column}", token.column)
-            return Num(Fraction(int(token.text)))
-        if not (token.kind == "op" and token.text == "^"):
-            return None
-        following = self.tokens[self.position + 1]
-        if following.kind == "num":
-            self.position += 2
-            return Num(Fraction(following.text))
-        if following.kind == "op" and following.text == "{":
-            self.advance()
-            return self.group("^")
-        if following.kind == "op" and following.text == "-":
-            number = self.tokens[self.position + 2]
-            if number.kind == "num":
-                self.position += 3
-                return Neg(Num(Fraction(number.text)))
-        return None
-
     def call(self, function: str, token: Token, base: Node | None = None) -> Node:
         least, most = FUNCTIONS[function]
         power = self.function_power()
@@ -751,13 +457,18 @@ class _Parser:
             function, power = f"a{function}", None  # sin^{-1} x is arcsin x
             least, most = FUNCTIONS[function]
         following = self.peek()
-        if following.kind == "op" and following.text in ("(", "["):
+        if following.kind == "op" and following.text in ("(", "[", "{"):
+            # \log{\left(Z\right)}^{2} as SymPy writes it is (log Z)^2: a braced
+            # argument ends at its brace, as a bracketed one does.
             self.advance()
             args = [self.expression()]
             while self.peek().kind == "op" and self.peek().text == ",":
                 self.advance()
                 args.append(self.expression())
             self.expect(_CLOSING[following.text])
+        elif self.starts_operand(following) and token.text == "\\sqrt":
+            # TeX's \sqrt takes one argument: \sqrt x^2 is (√x)², \sqrt d_k is √(d_k).
+            args = [self.expression(_POW_BP)]
         elif self.starts_operand(following):
             # \log x, sqrt d_k, √d_k: the function applies to the next factor.
             args = [self.expression(_PREFIX_FN_BP)]
@@ -779,8 +490,8 @@ class _Parser:
 
     def split_name(self, text: str) -> list[str] | None:
         """``QK`` is ``Q K`` when both are symbols: learners often drop the space."""
-        if "_" in text:
-            return None
+        if "_" in text or shadowed_by(text) is not None:
+            return None  # 'bytes' is no product of b, y, t, e and s
         parts: list[str] = []
         rest = text
         while rest:
@@ -833,117 +544,8 @@ def parse(text: str, symbols: SymbolTable, *, expand: bool = True) -> Node:
 
 def expand_definitions(tree: Node, symbols: SymbolTable) -> Node:
     """``tree`` with each defined symbol written out (``p`` -> ``sigmoid(z)``)."""
-    if not symbols.definitions or not _symbols_in(tree) & symbols.definitions.keys():
+    if not symbols.definitions or not free_symbols(tree) & symbols.definitions.keys():
         return tree
-    expanded = _substitute(tree, symbols.expansions)
+    expanded = substitute(tree, symbols.expansions)
     check_size(expanded)
     return expanded
-
-
-# -- size limits on the tree ----------------------------------------------------
-
-
-def _children(node: Node) -> tuple[Node, ...]:
-    if isinstance(node, Binary):
-        return (node.left, node.right)
-    if isinstance(node, (Neg, Transpose)):
-        return (node.operand,)
-    if isinstance(node, Call):
-        return node.args
-    return ()
-
-
-def check_size(tree: Node) -> None:
-    """Refuse trees whose value would be astronomically large to compute.
-
-    Works in log10 space on constant sub-trees, so ``9^9^9^9`` is refused
-    without computing ``9^9``.
-    """
-    count = 0
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if count > MAX_NODES:
-            raise TooLarge("answer too long to judge")
-        stack.extend(_children(node))
-    _magnitude(tree)
-
-
-def _magnitude(node: Node) -> float | None:
-    """log10 of an upper bound on |value| for constant sub-trees; None if symbolic."""
-    if isinstance(node, Num):
-        value = node.value
-        if value == 0:
-            return 0.0
-        bits = abs(value.numerator).bit_length() - value.denominator.bit_length() + 1
-        return max(bits, 0) * math.log10(2)
-    if isinstance(node, Const):
-        return 1.0
-    if isinstance(node, Sym):
-        return None
-    child_sizes = [_magnitude(child) for child in _children(node)]
-    if any(size is None for size in child_sizes):
-        if isinstance(node, Binary) and node.op == "^":
-            _check_exponent(node.right, child_sizes[1])
-        return None
-    sizes = [s for s in child_sizes if s is not None]
-    result: float
-    if isinstance(node, Binary) and node.op == "^":
-        _check_exponent(node.right, sizes[1])
-        exponent = _approximate(node.right)
-        result = abs(exponent) * max(sizes[0], 1.0) + 1
-    elif isinstance(node, Call) and node.function == "factorial":
-        _check_factorial(node.args[0], sizes[0])
-        argument = _approximate(node.args[0])
-        result = math.lgamma(abs(argument) + 2) / math.log(10) + 1
-    elif isinstance(node, Call) and node.function == "exp":
-        result = min(10 ** min(sizes[0], 6), 1e12) / math.log(10) + 1
-    else:
-        result = sum(sizes) + 1
-    if result > MAX_DIGITS:
-        raise TooLarge("answer too large to judge")
-    return result
-
-
-def _check_exponent(exponent: Node, size: float | None) -> None:
-    if size is not None and size > math.log10(MAX_EXPONENT) + 1:
-        raise TooLarge("exponent too large to judge")
-    if size is not None and abs(_approximate(exponent)) > MAX_EXPONENT:
-        raise TooLarge("exponent too large to judge")
-
-
-def _check_factorial(argument: Node, size: float) -> None:
-    # The size test first, so that _approximate never meets an astronomical argument.
-    if size > math.log10(MAX_FACTORIAL) + 1 or abs(_approximate(argument)) > MAX_FACTORIAL:
-        raise TooLarge("factorial too large to judge")
-
-
-def _approximate(node: Node) -> float:
-    """A float value for a small constant sub-tree (sizes are already checked)."""
-    if isinstance(node, Num):
-        return float(node.value)
-    if isinstance(node, Const):
-        return math.pi if node.name == "pi" else math.e
-    if isinstance(node, Neg):
-        return -_approximate(node.operand)
-    try:
-        if isinstance(node, Binary):
-            left, right = _approximate(node.left), _approximate(node.right)
-            if node.op in PLAIN_ARITHMETIC:
-                return float(PLAIN_ARITHMETIC[node.op](left, right))
-            if node.op == "/":
-                return left / right if right else math.inf
-            return abs(left) ** right if left or right > 0 else math.inf
-        if isinstance(node, Call):
-            # An upper bound on |value|: every argument counts (max(1e-6, 1/1e-6)
-            # is a million, not about 1), and exp grows faster than its argument.
-            values = [_approximate(argument) for argument in node.args]
-            if node.function == "factorial":
-                return math.gamma(min(abs(values[0]), 170) + 1)
-            if node.function == "exp":
-                return math.exp(values[0]) if values[0] < 709 else math.inf
-            return sum(abs(value) for value in values) + 1
-    except (OverflowError, ZeroDivisionError, ValueError):
-        return math.inf
-    return 1.0

@@ -12,7 +12,18 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Generic, TypeVar
 
-from quizzer.answers.syntax import Binary, Call, Const, Neg, Node, Num, Sym, Transpose
+from quizzer.answers.reading import (
+    Binary,
+    Call,
+    Const,
+    Neg,
+    Node,
+    Num,
+    Series,
+    Sym,
+    Transpose,
+    substitute,
+)
 
 T = TypeVar("T")
 
@@ -41,6 +52,10 @@ class Fold(Generic[T]):
     def call(self, node: Call, args: list[T]) -> T:
         raise NotImplementedError
 
+    def series(self, node: Series, low: T, high: T | None, term: Callable[[Node], T]) -> T:
+        """A sum or product: ``term(n)`` is the body's result with the variable set to ``n``."""
+        raise NotImplementedError
+
 
 def fold(node: Node, visitor: Fold[T]) -> T:
     """The result of ``visitor`` over the tree ``node`` (children first).
@@ -61,6 +76,14 @@ def fold(node: Node, visitor: Fold[T]) -> T:
         return visitor.neg(node, fold(node.operand, visitor))
     if isinstance(node, Transpose):
         return visitor.transpose(node, fold(node.operand, visitor))
+    if isinstance(node, Series):
+        low = fold(node.low, visitor)
+        high = None if node.high is None else fold(node.high, visitor)
+
+        def term(value: Node) -> T:
+            return fold(substitute(node.body, {node.variable: value}), visitor)
+
+        return visitor.series(node, low, high, term)
     raise TypeError(node)  # pragma: no cover
 
 
@@ -89,6 +112,16 @@ class _Names(Fold[frozenset[str]]):
     def call(self, node: Call, args: list[frozenset[str]]) -> frozenset[str]:
         own = frozenset((node.function,)) if self.functions else frozenset()
         return own.union(*args)
+
+    def series(
+        self,
+        node: Series,
+        low: frozenset[str],
+        high: frozenset[str] | None,
+        term: Callable[[Node], frozenset[str]],
+    ) -> frozenset[str]:
+        body = term(Num(Fraction(0)))  # the bound variable is no symbol of the card
+        return low | (high or frozenset()) | body
 
 
 def symbols_used(tree: Node) -> frozenset[str]:
@@ -147,6 +180,15 @@ class _Rational(Fold["Fraction | None"]):
     def call(self, node: Call, args: list[Fraction | None]) -> Fraction | None:
         return None
 
+    def series(
+        self,
+        node: Series,
+        low: Fraction | None,
+        high: Fraction | None,
+        term: Callable[[Node], Fraction | None],
+    ) -> Fraction | None:
+        return None
+
 
 def _small(value: Fraction) -> bool:
     return max(value.numerator.bit_length(), value.denominator.bit_length()) <= _RATIONAL_BITS
@@ -176,6 +218,15 @@ class _Numbers(Fold[list[Fraction]]):
 
     def call(self, node: Call, args: list[list[Fraction]]) -> list[Fraction]:
         return [number for arg in args for number in arg]
+
+    def series(
+        self,
+        node: Series,
+        low: list[Fraction],
+        high: list[Fraction] | None,
+        term: Callable[[Node], list[Fraction]],
+    ) -> list[Fraction]:
+        return low + (high or []) + term(Sym(node.variable))
 
 
 def numbers_in(tree: Node) -> list[Fraction]:

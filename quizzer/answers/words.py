@@ -19,6 +19,7 @@ when ``median`` is a wrong answer the card knows.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -48,7 +49,13 @@ _UNIT_SPELLINGS: dict[tuple[str, int | Fraction], tuple[str, ...]] = {
     ("second", Fraction(1, 10**9)): ("ns", "nanosecond", "nanoseconds"),
     ("second", 60): ("min", "mins", "minute", "minutes"),
     ("second", 3600): ("h", "hr", "hrs", "hour", "hours"),
+    # A percentage is a number, not a word to drop: 30% is 0.3, never 30, and ‰ is not %.
+    ("percent", 1): ("%", "percent"),
+    ("percent", Fraction(1, 10)): ("‰", "permille"),
+    ("decibel", 1): ("db", "decibel", "decibels"),
 }
+#: The size of the plain number 1 in each base: 0.3 is 30 percent.
+UNITY: dict[str, int | Fraction] = {"percent": 100}
 UNITS: dict[str, tuple[str, int | Fraction]] = {
     spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings
 }
@@ -72,7 +79,7 @@ _IRREGULAR_SINGULAR = {
     "axes": "axis", "indices": "index", "matrices": "matrix", "biases": "bias",
     "vertices": "vertex", "data": "datum",
 }  # fmt: skip
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 
 
 def _singular(word: str) -> str:
@@ -90,12 +97,71 @@ def _singular(word: str) -> str:
     return word
 
 
+_ARTICLE_AT_START = re.compile(r"^(the|a|an)\s+")
+
+
+def normalise_words(text: str) -> str:
+    """The first step of every word comparison: Unicode forms, case, spacing, a
+    leading article and trailing punctuation do not matter (``The Value Matrix.``
+    is ``value matrix``). A blank's fingerprint is taken on this form."""
+    words = unicodedata.normalize("NFKC", text).casefold()
+    words = re.sub(r"\s+", " ", words).strip()
+    words = words.rstrip(".!?;:, ").lstrip()
+    return _ARTICLE_AT_START.sub("", words)
+
+
+#: Relations by every spelling, longest first; each becomes one symbol, so that
+#: ``at least 2``, ``>= 2`` and ``≥ 2`` are one answer. The negated spellings
+#: come first: ``not less than`` is ``≥``, not a negated ``<``.
+_RELATION_SPELLINGS: tuple[tuple[str, str], ...] = (
+    (r"(?:no|not) (?:less|fewer|smaller) than", "≥"),
+    (r"(?:no|not) (?:more|greater|larger|bigger) than", "≤"),
+    (r"(?:greater|more|larger|bigger) than or equal to|greater or equal to|at least", "≥"),
+    (r"(?:less|fewer|smaller) than or equal to|less or equal to|at most", "≤"),
+    (r"(?:greater|more|larger|bigger) than", ">"),
+    (r"(?:less|fewer|smaller) than", "<"),
+    (r"(?:is )?not equal to|differs from", "≠"),
+    (r"(?:is )?equal to|equals", "="),
+)
+_RELATION_WORDS = [
+    (re.compile(rf"\b(?:{spelled})\b"), symbol) for spelled, symbol in _RELATION_SPELLINGS
+]
+_RELATION_CUES = ("than", "least", "most", "equal", "differs")
+_RELATION_SIGNS = (
+    (">=", "≥"), ("=>", "≥"), ("⩾", "≥"), ("<=", "≤"), ("=<", "≤"), ("⩽", "≤"),
+    ("!=", "≠"), ("/=", "≠"), ("==", "="),
+)  # fmt: skip
+RELATIONS = frozenset("≥≤≠<>=")
+#: Signs and symbols that change a number's meaning: never dropped (issue 22).
+_KEPT = "%‰+\\-" + "".join(RELATIONS)
+#: A minus, however typed: U+2212, the dashes people type for it.
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-"})
+
+
 def _words(text: str) -> list[str]:
-    """Lower-case words, digits split from letters (``2GiB`` -> ``2 gib``)."""
-    text = unicodedata.normalize("NFKC", text).casefold().replace("&", " and ")
-    text = re.sub(r"(\d)([^\d\s.,])", r"\1 \2", text)
+    """Lower-case words, digits split from letters (``2GiB`` -> ``2 gib``).
+
+    A sign stays on its number (``-6``), ``%``, ``‰``, a relation and a
+    standalone ``+`` or ``-`` are words of their own; a hyphen inside a word
+    (``L2-norm``, ``one-hot``) only separates.
+    """
+    text = normalise_words(text).translate(_MINUS).replace("&", " and ")
+    text = text.replace("’", "'").replace("cannot", "can not").replace("can't", "can not")
+    text = re.sub(r"n't\b", " not", text.replace("won't", "will not"))
+    text = re.sub(r"\bper ?cent\b|\bpct\b", " % ", text)
+    text = re.sub(r"\bper ?mille\b", " ‰ ", text)
+    for typed, symbol in _RELATION_SIGNS:
+        text = text.replace(typed, f" {symbol} ")
+    if any(cue in text for cue in _RELATION_CUES):  # most answers have none: skip 8 regexes
+        for spelled, symbol in _RELATION_WORDS:
+            text = spelled.sub(f" {symbol} ", text)
+    text = re.sub(r"(?<=\w)-(?=\w)", " ", text)  # a hyphen inside a word
+    text = re.sub(r"([%‰≥≤≠<>=])", r" \1 ", text)
+    text = re.sub(r"(\d)([^\d\s.,+\-])", r"\1 \2", text)
     text = re.sub(r"(?<!\d)[.,]|[.,](?!\d)", " ", text)  # punctuation, not 0.5 or 1,024
-    text = re.sub(r"[^\w\s.µμ]", " ", text)
+    text = re.sub(rf"[^\w\s.µμ{_KEPT}]", " ", text)
+    text = re.sub(r"([+\-])(?!\d|\.\d)", r" \1 ", text)  # a sign not on a number stands alone
+    text = re.sub(r"(?<=\d)([+\-])", r" \1 ", text)  # 2-3 is two numbers, not 2 and -3
     return [word.replace(",", "") for word in text.split()]
 
 
@@ -159,6 +225,7 @@ class Vocabulary:
 
     def _quantities(self, words: list[str]) -> list[str]:
         """Numbers as exact values and ``number unit`` as a value in the base unit."""
+        words = _signed(words)
         result: list[str] = []
         i = 0
         while i < len(words):
@@ -176,6 +243,25 @@ class Vocabulary:
                 result.append(str(value))
                 i += 1
         return result
+
+
+_NEGATIVE = frozenset({"-", "minus", "negative"})
+
+
+def _signed(words: list[str]) -> list[str]:
+    """``- 6``, ``minus six`` and ``negative 6`` as the one number ``-6``; ``+ 6`` as ``6``."""
+    result: list[str] = []
+    i = 0
+    while i < len(words):
+        value = _number(words[i + 1]) if i + 1 < len(words) else None
+        starts = not result or _number(result[-1]) is None  # 2 - 3 stays a difference
+        if value is not None and starts and (words[i] in _NEGATIVE or words[i] == "+"):
+            result.append(str(-value if words[i] in _NEGATIVE else value))
+            i += 2
+        else:
+            result.append(words[i])
+            i += 1
+    return result
 
 
 def _number(word: str) -> Fraction | None:
@@ -218,6 +304,8 @@ MIN_TYPO_LENGTH = 5
 #: Longer text is no phrase: it goes straight to the parser and its limits
 #: (normalising a 100 kB answer took 130 ms).
 MAX_PHRASE_LENGTH = 300
+#: Answers by meaning (concepts) are sentences: read up to this length.
+MAX_ANSWER_LENGTH = 2000
 
 
 def one_typo(given: Phrase, target: Phrase, protected: frozenset[str]) -> bool:
@@ -258,6 +346,7 @@ class WordJudge:
         self.vocabulary = Vocabulary(synonyms)
         self.accepted = [(p, self.vocabulary.normalise(p)) for p in accepted]
         self.wrong = [(p, self.vocabulary.normalise(p)) for p in wrong]
+        self.synonyms = [list(group) for group in synonyms]
 
     def _protected(self, target: Phrase) -> frozenset[str]:
         """Words of every other phrase: a typo must not turn one answer into another."""
@@ -295,6 +384,44 @@ class WordJudge:
                 return WordMatch(phrase_text, typo=True)
         return None
 
+    def in_answer_unit(self, text: str, expected: float | None) -> str | None:
+        """A number with a unit (``-6 dB``, ``35 MB``, ``30‰``) as a plain number in
+        the unit the answer is written in, so that it is judged by value like any
+        number; None when ``text`` is no such quantity or no unit of its kind applies.
+
+        The answer's unit is read from the accepted phrases of that kind: ``35 GB``
+        beside the answer 35 says gigabytes, ``30%`` beside 0.3 says plain
+        numbers. A percentage is a plain number even when no phrase says so.
+        """
+        given = read_quantity(text)
+        if given is None:
+            return None
+        if given.unit is None:  # "minus six" is -6; "-6" reads as it is
+            return str(given.value) if any(c.isalpha() for c in text) else None
+        base, size = UNITS[given.unit]
+        scale = self._answer_scale(base, expected)
+        if scale is None:
+            return None
+        return str(given.value * size / scale)
+
+    def _answer_scale(self, base: str, expected: float | None) -> Fraction | None:
+        """The size, in ``base`` units, of 1 in the answer: 2**30 for an answer in GB."""
+        unity = Fraction(UNITY.get(base, 1))
+        scales: list[tuple[float, Fraction]] = []
+        for phrase, _ in self.accepted:
+            said = read_quantity(phrase)
+            if said is None or said.unit is None or UNITS[said.unit][0] != base:
+                continue
+            for scale in (Fraction(UNITS[said.unit][1]), unity):
+                value = float(said.value * UNITS[said.unit][1] / scale)
+                if not expected or not value or (value > 0) != (expected > 0):
+                    scales.append((math.inf, scale))
+                else:
+                    scales.append((abs(math.log(abs(value / expected))), scale))
+        if scales:
+            return min(scales, key=lambda entry: entry[0])[1]
+        return unity if base == "percent" else None
+
     def match(self, text: str) -> WordMatch | None:
         """The accepted phrase ``text`` says, if any (a known-wrong one wins a tie)."""
         return self._lookup(text, self.accepted, self.wrong)
@@ -303,6 +430,38 @@ class WordJudge:
         """The known-wrong phrase ``text`` says, typos forgiven as for right ones."""
         found = self._lookup(text, self.wrong, self.accepted)
         return found.phrase if found else None
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as typed, with its sign, and the unit after it (None for none)."""
+
+    value: Fraction
+    unit: str | None
+
+
+#: Words around a number that do not change it: "about 6 dB" is 6 dB for the judge.
+_HEDGES = frozenset({"about", "roughly", "approximately", "approx", "around", "circa", "ca"})
+MAX_QUANTITY_LENGTH = 60
+_QUANTITY_CHARACTERS = re.compile(r"[\w\s.,%‰+\-\u2212~≈µμ]*")
+
+
+def read_quantity(text: str) -> Quantity | None:
+    """``text`` as one signed number and an optional unit, or None."""
+    if len(text) > MAX_QUANTITY_LENGTH or not _QUANTITY_CHARACTERS.fullmatch(text):
+        return None  # A^0.5 is a formula, not "a 0.5"
+    if _ARTICLE_AT_START.match(text.strip().casefold()):
+        return None  # "a 6" may be 6·a on a card with a symbol a
+    words = [w for w in _signed(_words(text)) if w not in _HEDGES]
+    if not words or len(words) > 2:
+        return None
+    value = _number(words[0])
+    if value is None:
+        return None
+    if len(words) == 1:
+        return Quantity(value, None)
+    unit = words[1] if words[1] in UNITS else _singular(words[1])
+    return Quantity(value, unit) if unit in UNITS else None
 
 
 def is_quantity(text: str) -> bool:

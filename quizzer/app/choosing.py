@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from quizzer.errors import QuizzerError
 from quizzer.progress.selection import DEFAULT_WEAK, CardState, Pick
 
 if TYPE_CHECKING:
+    from fsrs.card import CardDict
+
     from quizzer.app.workspace import Workspace
     from quizzer.cards.deck import Deck, LoadedCard
 
@@ -193,7 +195,7 @@ def _by_state(
 
 def stored_states(
     workspace: Workspace,
-) -> tuple[dict[str, CardState], dict[str, dict[str, Any]]]:
+) -> tuple[dict[str, CardState], dict[str, CardDict]]:
     """Card states and raw FSRS states from the progress database ({} when there is none)."""
     from quizzer.progress.selection import states_from
 

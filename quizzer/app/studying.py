@@ -15,12 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from quizzer.errors import QuizzerError
 from quizzer.study import defaults
 
 if TYPE_CHECKING:
+    from fsrs.card import CardDict
+
     from quizzer.answers import CardJudge, Verdict
     from quizzer.app.choosing import CardChoice
     from quizzer.app.workspace import Workspace
@@ -285,7 +287,7 @@ def drill_order(
     from quizzer.progress.stats import lapses
     from quizzer.study.drill import order_for_drill
 
-    states: dict[str, dict[str, Any]] = {}
+    states: dict[str, CardDict] = {}
     lapse_counts: dict[str, int] = {}
     with workspace.existing_progress() as store:
         if store is not None and use_progress:

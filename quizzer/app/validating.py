@@ -27,7 +27,7 @@ from quizzer.errors import DeckNotFound
 if TYPE_CHECKING:
     from quizzer.answers import CardJudge
     from quizzer.app.workspace import Workspace
-    from quizzer.cards.model import CardProblem
+    from quizzer.cards.model import Card, CardProblem
 
 
 @dataclass
@@ -216,12 +216,47 @@ def _deep_check(job: Job) -> tuple[str, list[Problem] | None]:
     judge = CardJudge(loaded.card)
     found = [*answer_problems(loaded.card, judge), *publishing_problems(loaded.card)]
     found.extend(_changed_answers(judge, reviewed))
+    found.extend(alias_shadow_problems(loaded.card))
+    found.extend(key_point_problems(loaded.card))
     for index, other in enumerate(loaded.card.related):
         if other not in _known_ids:
             found.append(
                 CardProblem(("related", index), f"unknown related card '{other}'", warning=True)
             )
     return key, [loaded.problem(p) for p in found]
+
+
+def key_point_problems(card: Card) -> list[CardProblem]:
+    """Each key point's examples must be judged covered (or not) as declared (issue 28)."""
+    from quizzer.answers.keypoints import KeyPointChecker
+    from quizzer.cards.model import CardProblem
+
+    if not any(point.examples for f in card.follow_ups for point in f.key_points):
+        return []
+    checker = KeyPointChecker(card)
+    problems = []
+    for f, follow_up in enumerate(card.follow_ups):
+        for p, point in enumerate(follow_up.key_points):
+            if not point.concepts and not point.formula:
+                problems.append(
+                    CardProblem(
+                        ("follow_ups", f, "key_points", p),
+                        "a key point needs 'concepts' or a 'formula' to be checked",
+                    )
+                )
+            for e, example in enumerate(point.examples):
+                covered = checker.covered(point, example.answer)
+                if covered != example.covered:
+                    judged = "covered" if covered else "missed"
+                    declared = "covered" if example.covered else "missed"
+                    problems.append(
+                        CardProblem(
+                            ("follow_ups", f, "key_points", p, "examples", e),
+                            f"key point '{point.point}': example '{example.answer}' is judged"
+                            f" {judged} but declared {declared}",
+                        )
+                    )
+    return problems
 
 
 def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> list[CardProblem]:
@@ -266,3 +301,23 @@ def validate(
     finally:
         if store is not None:
             store.close()
+
+
+def alias_shadow_problems(card: Card) -> list[CardProblem]:
+    """Aliases that would hide a constant or a unit word (the judge does not read them)."""
+    from quizzer.answers.syntax import shadowed_by
+    from quizzer.cards.model import CardProblem
+    from quizzer.names import is_notation
+
+    problems = []
+    for name, symbol in card.symbols.items():
+        for index, alias in enumerate(symbol.aliases):
+            hidden = None if is_notation(alias) or alias == name else shadowed_by(alias)
+            if hidden is None or hidden.startswith("the function"):
+                continue  # a function's name is the alias alone, the function before a bracket
+            message = (
+                f"alias '{alias}' would hide {hidden}, so answers do not read it as"
+                f" {name}: remove it"
+            )
+            problems.append(CardProblem(("symbols", name, "aliases", index), message, warning=True))
+    return problems

@@ -257,10 +257,20 @@ def trusted_card(data: dict[str, Any]) -> Card:
             **data,
             "symbols": {n: _trusted_symbol(s) for n, s in data["symbols"].items()},
             "blanks": blanks,
-            "follow_ups": [FollowUp.model_construct(**f) for f in data["follow_ups"]],
+            "follow_ups": [_trusted_follow_up(f) for f in data["follow_ups"]],
             "sources": [Source.model_construct(**s) for s in data["sources"]],
         }
     )
+
+
+def _trusted_follow_up(data: dict[str, Any]) -> FollowUp:
+    points = [
+        KeyPoint.model_construct(
+            **{**p, "examples": [KeyPointExample.model_construct(**e) for e in p["examples"]]}
+        )
+        for p in data.get("key_points", [])
+    ]
+    return FollowUp.model_construct(**{**data, "key_points": points})
 
 
 def _trusted_symbol(data: dict[str, Any]) -> Symbol:
@@ -277,6 +287,8 @@ _MODELS_BY_PATH: dict[tuple[str, ...], type[BaseModel]] = {
     ("blanks", "*", "wrong", "*"): WrongAnswer,
     ("blanks", "*", "examples", "*"): Example,
     ("follow_ups", "*"): FollowUp,
+    ("follow_ups", "*", "key_points", "*"): KeyPoint,
+    ("follow_ups", "*", "key_points", "*", "examples", "*"): KeyPointExample,
     ("sources", "*"): Source,
 }
 

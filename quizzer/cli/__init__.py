@@ -12,6 +12,7 @@ import contextlib
 import errno
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -23,7 +24,7 @@ from typer.core import TyperGroup
 from quizzer.cli import answers, audit, cards, drill, export, overrides, progress, sessions
 from quizzer.cli.common import DbOption, DeckOption, screen_for, workspace_of
 from quizzer.errors import ExitCode, QuizzerError
-from quizzer.files import skipped_files_reported_to
+from quizzer.files import protected, skipped_files_reported_to
 from quizzer.version import __version__
 
 
@@ -35,8 +36,12 @@ class QuizzerGroup(TyperGroup):
     """
 
     def invoke(self, ctx: ClickContext) -> Any:
+        # No export may replace the progress database or the deck cache (issue 27).
         try:
-            with skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)):
+            with (
+                protected(lambda: _protected_files(ctx)),
+                skipped_files_reported_to(lambda line: screen_for(ctx).warning(line)),
+            ):
                 return super().invoke(ctx)
         except QuizzerError as error:
             if _debug(ctx):
@@ -65,6 +70,13 @@ class QuizzerGroup(TyperGroup):
                 f"internal error: {type(error).__name__}: {error} (run with --debug for details)"
             )
             raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def _protected_files(ctx: Any) -> list[Path]:
+    from quizzer.cards.cache import CACHE_FILE, cache_folder
+    from quizzer.cli.common import db_path_for
+
+    return [db_path_for(ctx, None), cache_folder() / CACHE_FILE]
 
 
 _OUTPUT_FAILURES = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -27,10 +28,20 @@ def check(
     ] = None,
     deck: DeckOption = None,
     json: JsonOption = False,
+    follow_up: Annotated[
+        int | None,
+        typer.Option(
+            "--follow-up",
+            metavar="N",
+            help="Check one answer (-a TEXT, or standard input) against follow-up N's key"
+            " points instead.",
+        ),
+    ] = None,
 ) -> None:
     """Judge answers to a card's blanks, in order. Nothing is saved.
 
-    Exit 0 when every blank is right, 1 otherwise.
+    Exit 0 when every blank is right, 1 otherwise. With --follow-up N, exit 0
+    when the answer covers every key point of follow-up N, 1 otherwise.
     Example: [bold]quizzer check attention -a 'd_k^(1/2)' -a V[/bold]
     """
     from quizzer.cards.deck import resolve_card
@@ -38,6 +49,20 @@ def check(
     screen = screen_for(ctx)
     loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
     given = list(answers or [])
+    if follow_up is not None:
+        from quizzer.answers.keypoints import check_follow_up
+
+        if not given and not sys.stdin.isatty():  # echo "my answer" | quizzer check ...
+            given = [sys.stdin.read()]
+        checked = check_follow_up(loaded.card, follow_up, " ".join(given))
+        if json:
+            screen.json(checked.to_dict())
+        else:
+            for line in checked.lines():
+                screen.line(line)
+        if checked.missed:
+            raise typer.Exit(int(ExitCode.NOT_OK))
+        return
     names = list(loaded.card.blanks)
     if len(given) > len(names):
         from quizzer.ui.widgets import counted

@@ -94,7 +94,7 @@ def import_(
     Example: [bold]quizzer progress import backup.json[/bold]
     """
     from quizzer.files import open_regular
-    from quizzer.progress.backup import import_backup
+    from quizzer.progress.restore import import_backup
 
     open_regular(file).close()  # a missing or special file is refused before any database work
     workspace = workspace_for(ctx, None, db)

@@ -13,10 +13,12 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, ReviewLog, Scheduler
+from fsrs.card import CardDict
+
+from quizzer.progress.stored import due_time
 
 DEFAULT_NEW_PER_DAY = 10
 FORECAST_DAYS = 14
@@ -46,7 +48,7 @@ def fsrs_id(card_id: str) -> int:
     return zlib.crc32(card_id.encode("utf-8"))
 
 
-def fsrs_card(card_id: str, state: Mapping[str, Any] | None, now: datetime) -> FsrsCard:
+def fsrs_card(card_id: str, state: CardDict | None, now: datetime) -> FsrsCard:
     """The FSRS card of a review item.
 
     Args:
@@ -59,13 +61,13 @@ def fsrs_card(card_id: str, state: Mapping[str, Any] | None, now: datetime) -> F
     """
     if state is None:
         return FsrsCard(card_id=fsrs_id(card_id), due=now)
-    return FsrsCard.from_dict(dict(state))  # type: ignore[arg-type]
+    return FsrsCard.from_dict(state)
 
 
 def review(
     scheduler: Scheduler,
     card_id: str,
-    state: Mapping[str, Any] | None,
+    state: CardDict | None,
     rating: Rating,
     now: datetime,
     duration_ms: int | None = None,
@@ -88,18 +90,6 @@ def review(
     )
 
 
-def due_at(state: Mapping[str, Any]) -> datetime:
-    """When a stored FSRS state is next due.
-
-    Args:
-        state: A stored FSRS state (its ``due`` in ISO 8601).
-
-    Returns:
-        The due time, timezone-aware.
-    """
-    return datetime.fromisoformat(str(state["due"]))
-
-
 @dataclass(frozen=True)
 class ReviewPlan:
     """What a review session asks: due cards (most overdue first), then new ones."""
@@ -115,7 +105,7 @@ class ReviewPlan:
 
 def plan_review(
     card_ids: Sequence[str],
-    states: Mapping[str, Mapping[str, Any]],
+    states: Mapping[str, CardDict],
     now: datetime,
     *,
     limit: int | None = None,
@@ -137,23 +127,21 @@ def plan_review(
     """
     scheduled = [c for c in card_ids if c in states]
     due = sorted(
-        (c for c in scheduled if due_at(states[c]) <= now), key=lambda c: due_at(states[c])
+        (c for c in scheduled if due_time(states[c]) <= now), key=lambda c: due_time(states[c])
     )
     later = sorted(
-        (c for c in scheduled if due_at(states[c]) > now), key=lambda c: due_at(states[c])
+        (c for c in scheduled if due_time(states[c]) > now), key=lambda c: due_time(states[c])
     )
     room = max(0, new_limit - new_seen_today)
     new = [c for c in card_ids if c not in states][:room]
     if limit is not None:
         due = due[:limit]
         new = new[: max(0, limit - len(due))]
-    next_due = (later[0], due_at(states[later[0]])) if later else None
+    next_due = (later[0], due_time(states[later[0]])) if later else None
     return ReviewPlan(due, new, next_due)
 
 
-def forecast(
-    states: Iterable[Mapping[str, Any]], now: datetime, days: int = FORECAST_DAYS
-) -> list[int]:
+def forecast(states: Iterable[CardDict], now: datetime, days: int = FORECAST_DAYS) -> list[int]:
     """How many cards fall due on each of the next ``days`` calendar days (UTC).
 
     Args:
@@ -166,15 +154,13 @@ def forecast(
     """
     counts = [0] * days
     for state in states:
-        offset = (due_at(state).date() - now.date()).days
+        offset = (due_time(state).date() - now.date()).days
         if offset < days:
             counts[max(0, offset)] += 1
     return counts
 
 
-def retrievability(
-    scheduler: Scheduler, card_id: str, state: Mapping[str, Any], now: datetime
-) -> float:
+def retrievability(scheduler: Scheduler, card_id: str, state: CardDict, now: datetime) -> float:
     """The probability of recalling the card now, according to FSRS.
 
     Args:

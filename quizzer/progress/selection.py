@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from quizzer.progress.stored import stored_time
+
 if TYPE_CHECKING:
+    from fsrs.card import CardDict
+
     from quizzer.progress.store import Store
 
 #: How many cards ``--weak`` picks when no number follows it.
@@ -56,6 +60,7 @@ class CardState:
 
 
 NEW_CARD = CardState(None, 0)
+_LONG_AGO = datetime.min.replace(tzinfo=timezone.utc)
 
 
 def states_from(
@@ -64,28 +69,23 @@ def states_from(
     """Each scheduled card's state, from stored FSRS states and review counts.
 
     Follow-up items (``card#follow-1``) are scheduled too, but are not cards.
-    A state whose due time cannot be read counts as due now rather than new:
-    the card has been seen, and reviewing it again repairs the state.
+    A damaged state never gets here: the store reports it and leaves it out,
+    so the card counts as new and its next review writes a sound state.
     """
     states = {}
     for card_id, state in fsrs_states.items():
         if "#" in card_id:
             continue
-        states[card_id] = CardState(_due_of(state), review_counts.get(card_id, 0))
+        # The store leaves damaged states out (the card is new); a caller passing raw
+        # states gets an unreadable due time as due now: seen, and due to be repaired.
+        due = stored_time(state.get("due")) or _LONG_AGO
+        states[card_id] = CardState(due, review_counts.get(card_id, 0))
     return states
 
 
 def read_states(store: Store) -> dict[str, CardState]:
     """Every scheduled card's state in the progress database."""
     return states_from(store.fsrs_cards(), store.review_counts())
-
-
-def _due_of(state: Mapping[str, Any]) -> datetime:
-    try:
-        due = datetime.fromisoformat(str(state["due"]))
-    except (KeyError, TypeError, ValueError):
-        return datetime.min.replace(tzinfo=timezone.utc)
-    return due if due.tzinfo is not None else due.replace(tzinfo=timezone.utc)
 
 
 def choose(
@@ -95,7 +95,7 @@ def choose(
     pick: Pick,
     *,
     weak: int = DEFAULT_WEAK,
-    fsrs_states: Mapping[str, Mapping[str, Any]] | None = None,
+    fsrs_states: Mapping[str, CardDict] | None = None,
 ) -> list[str]:
     """The cards among ``card_ids`` that ``pick`` asks for, in the order to study them.
 
@@ -113,7 +113,7 @@ def choose(
 
 def weakest(
     card_ids: Sequence[str],
-    fsrs_states: Mapping[str, Mapping[str, Any]],
+    fsrs_states: Mapping[str, CardDict],
     now: datetime,
     count: int,
 ) -> list[str]:

@@ -23,7 +23,7 @@ from quizzer.answers.formula import filled_prompt
 from quizzer.cards.model import Card
 from quizzer.cards.sections import Depth
 from quizzer.export.markdown import sections_markdown
-from quizzer.progress.schedule import due_at
+from quizzer.progress.stored import due_time
 from quizzer.study import defaults
 from quizzer.study.events import (
     ApproachShown,
@@ -77,7 +77,7 @@ def pick_follow_up(card: Card, states: Mapping[str, Mapping[str, Any]]) -> int |
     unseen = [i for i, key in enumerate(keys) if key not in states]
     if unseen:
         return unseen[0]
-    return min(range(len(keys)), key=lambda i: due_at(states[keys[i]]))
+    return min(range(len(keys)), key=lambda i: due_time(states[keys[i]]))
 
 
 def order_for_drill(
@@ -97,7 +97,7 @@ def order_for_drill(
     """
     seen = [c for c in cards if c.id in states]
     unseen = [c for c in cards if c.id not in states]
-    seen.sort(key=lambda c: (-lapses.get(c.id, 0), due_at(states[c.id])))
+    seen.sort(key=lambda c: (-lapses.get(c.id, 0), due_time(states[c.id])))
     return [*seen, *unseen]
 
 

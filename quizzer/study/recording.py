@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
 
 from fsrs import Rating, Scheduler
+from fsrs.card import CardDict
 
 from quizzer.cards.model import Card
 from quizzer.progress import schedule
 from quizzer.progress.store import Attempt, Review, Store
 from quizzer.study.items import FollowUpId, Grade
 from quizzer.study.results import AnswerChange, CardResult
-
-EXPORT_FORMAT = "quizzer-progress"
-EXPORT_VERSION = 1
-
 
 #: A card whose blanks were all right first time within this many ms per blank is Easy.
 EASY_MS_PER_BLANK = 10_000
@@ -39,7 +35,7 @@ class SessionProgress:
         self.scheduler = scheduler
         self.session_id = store.start_session(mode, now)
         self._states = store.fsrs_cards()
-        self._before: dict[str, dict[str, Any] | None] = {}
+        self._before: dict[str, CardDict | None] = {}
 
     def record_attempt(self, attempt: Attempt) -> None:
         """Save one judged answer at once, so nothing answered is ever lost.
@@ -122,7 +118,7 @@ class SessionProgress:
         card, log = schedule.review(
             self.scheduler, key, self._before[key], Rating(int(grade)), now, duration_ms
         )
-        state = dict(card.to_dict())
+        state = card.to_dict()
         review = Review(key, int(grade), dict(log.to_dict()), now, self.session_id)
         if replace:
             self.store.replace_review(review, state)
@@ -131,7 +127,7 @@ class SessionProgress:
         self._states[key] = state
         return card.due
 
-    def states(self) -> dict[str, dict[str, Any]]:
+    def states(self) -> dict[str, CardDict]:
         """Every review item's FSRS state, as stored.
 
         Returns:
@@ -181,10 +177,8 @@ def new_cards_seen_on(store: Store, day: date) -> int:
     Returns:
         The count that ``review``'s per-day limit of new cards is held against.
     """
-    first: dict[str, datetime] = {}
-    for item in store.reviews():
-        first.setdefault(item.card_id, item.at)
-    return sum(1 for moment in first.values() if moment.date() == day)
+    # Counted in SQLite: reading every review took 6.7 s before a heavy learner's first card.
+    return store.first_reviews_on(day.isoformat())
 
 
 def rating_for(result: CardResult) -> Grade | None:
