@@ -27,7 +27,7 @@ RNG = np.random.default_rng(20261201)
 
 
 def test_the_part1_decks_are_loaded():
-    assert len(CARDS) == 50
+    assert len(CARDS) >= 50  # new cards join these decks (issue 23 item 6)
 
 
 @pytest.mark.parametrize("card", CARDS, ids=lambda card: card.id)
