@@ -25,7 +25,8 @@ def option_default(command: str, option: str) -> object:
     [
         ("quiz", "tries", defaults.TRIES),
         ("review", "tries", defaults.TRIES),
-        ("review", "new", defaults.NEW_PER_DAY),
+        # review --new has no fixed default: without it, config's new_per_day decides
+        ("review", "new", None),
         ("drill", "minutes", defaults.DRILL_MINUTES),
         ("drill", "cards", defaults.DRILL_CARDS),
     ],
