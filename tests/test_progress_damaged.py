@@ -109,7 +109,8 @@ def test_null_attempt_numbers_from_a_looser_schema_are_left_out(tmp_path):
         db.executescript(
             "ALTER TABLE attempts RENAME TO old; CREATE TABLE attempts (id INTEGER PRIMARY KEY,"
             " session_id INTEGER, card_id TEXT, blank TEXT, given TEXT, correct INTEGER,"
-            " try INTEGER, hints INTEGER, ms INTEGER, at TEXT, overridden INTEGER DEFAULT 0);"
+            " try INTEGER, hints INTEGER, ms INTEGER, at TEXT, overridden INTEGER DEFAULT 0,"
+            " revealed INTEGER DEFAULT 0, undone INTEGER DEFAULT 0);"
             " INSERT INTO attempts SELECT * FROM old; DROP TABLE old;"
             " INSERT INTO attempts (card_id, blank, given, correct, try, hints, ms, at)"
             " VALUES ('softmax', 'x', 'y', 1, NULL, 0, 1, '2026-02-01T08:00:00.000+00:00');"
