@@ -296,16 +296,13 @@ class PointJudge:
         if (precise_expected is UNDEFINED) or (precise_answer is UNDEFINED):
             return True if precise_expected is precise_answer else "mismatch"
         agreed = numeric.values_agree(precise_expected, precise_answer, precise=True)
-        if not agreed:
-            if numeric.is_matrix(precise_expected) or numeric.is_matrix(precise_answer):
-                return False
-            with mpmath.workdps(numeric.MP_DIGITS):
-                if abs(precise_expected - precise_answer) > _CANCELLED:
-                    return self._agree_at_more_digits(
-                        expected_tree, tree, point, precise_expected, precise_answer
-                    )
-        # Agreement, or values near zero: decide at more digits. Rounding noise
-        # shrinks with the digits; a real difference (1e-50, 44 nines) stays.
+        if not agreed and (
+            numeric.is_matrix(precise_expected) or numeric.is_matrix(precise_answer)
+        ):
+            return False
+        # Agreement or disagreement alike: decide at more digits. Rounding noise shrinks
+        # with the digits (log(1 - sigmoid(s)) at s = 95 keeps 8 of 50); a real
+        # difference (1e-50, 44 nines) stays.
         with mpmath.workdps(numeric.RECHECK_DIGITS):
             first = numeric.precise_difference(precise_expected, precise_answer)
             if first == 0:
@@ -328,32 +325,7 @@ class PointJudge:
                 return None
             return False
 
-    def _agree_at_more_digits(
-        self,
-        expected_tree: Node,
-        tree: Node,
-        point: numeric.Point,
-        precise_expected: Any,
-        precise_answer: Any,
-    ) -> bool | None:
-        """After a 50-digit disagreement: False when it holds at 100 digits, True
-        when it shrinks there as rounding noise does (a cancellation:
-        ``log(1 - sigmoid(s))`` at s = 95 keeps 8 of 50 digits, so it disagrees
-        with ``log(sigmoid(-s))`` in the 9th, yet agrees to 58 digits at 100)."""
-        with mpmath.workdps(numeric.RECHECK_DIGITS):
-            first = numeric.precise_difference(precise_expected, precise_answer)
-            again_expected = self._precise_at(expected_tree, point, numeric.RECHECK_DIGITS)
-            again_answer = self._precise_at(tree, point, numeric.RECHECK_DIGITS)
-            if again_expected is None or again_answer is None:
-                return None
-            if again_expected is UNDEFINED or again_answer is UNDEFINED:
-                return None
-            second = numeric.precise_difference(again_expected, again_answer)
-            return bool(second <= first * _NOISE_SHRINKS)
 
-
-#: A 50-digit difference up to which values may be rounding noise around zero.
-_CANCELLED = mpmath.mpf(10) ** -30
 #: Values this small may be what is left of a cancellation of numbers near 1.
 _TINY = mpmath.mpf(10) ** -40
 #: How much rounding noise shrinks from 50 to 100 digits, at least.
