@@ -20,7 +20,7 @@ from quizzer.cards.model import Card, KeyPoint
 
 ATTENTION = resolve_card("attention", deck_sources(), cached=True).card
 CHECKER = KeyPointChecker(ATTENTION)
-HELD_OUT = Path(__file__).parent / "data" / "attention_follow_up_answers.yaml"
+HELD_OUT = Path(__file__).parent / "data" / "follow_up_answers" / "attention.yaml"
 
 
 @pytest.mark.parametrize(
