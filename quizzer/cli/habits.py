@@ -69,23 +69,12 @@ def config(
     from quizzer.progress.settings import NAMES
 
     screen = screen_for(ctx)
-    workspace = workspace_for(ctx, None, db)
-    if key is not None:
-        habits.check_setting_name(key)
-    if key is not None and value is not None:
-        settings = habits.change_setting(workspace, key, value)
-    else:
-        settings = habits.settings(workspace)
-    shown = settings.to_dict()
-    if key is not None:
-        shown = {key: shown[key]}
+    shown = habits.config(workspace_for(ctx, None, db), key, value)
     if json:
-        screen.json(shown)
+        screen.json(shown.to_dict())
         return
     width = max(len(name) for name in NAMES)
-    for name, setting in shown.items():
+    for name, setting in shown.settings.items():
         screen.line(f"{name.ljust(width)}  {setting}")
-    if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
-        from quizzer.app.optimizing import saved
-
-        screen.fitted_parameters(saved(workspace_for(ctx, None, db)))
+    if shown.all_settings:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
+        screen.fitted_parameters(shown.fitted)
