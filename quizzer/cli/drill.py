@@ -69,7 +69,7 @@ def drill(
         if json:
             screen.json(found.to_list())
         else:
-            screen.topics(found.topics)
+            screen.drill.topics(found.topics)
         return
     if not no_record:
         sync_around(ctx, workspace)
