@@ -44,7 +44,7 @@ class FollowUpView(View):
     def approach_shown(self, event: flow.ApproachShown) -> None:
         """The key points the answer covered and missed (if it was checked), then the approach."""
         if event.check is not None:
-            self.out.print(Padding(key_points_checked(event.check), (0, 0, 0, 4)))
+            self.out.print(Padding(key_points_checked(event.check), (0, 0, 0, 4), expand=False))
         self.out.print(Padding(markdown(event.approach), (0, 0, 1, 4)))
 
 
