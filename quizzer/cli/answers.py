@@ -65,6 +65,6 @@ def check(
     if json:
         screen.json(judged.to_dict())
     else:
-        screen.verdicts(judged.card, judged.verdicts)
+        screen.checks.verdicts(judged.card, judged.verdicts)
     if not judged.correct:
         raise typer.Exit(int(ExitCode.NOT_OK))

@@ -77,4 +77,4 @@ def config(
     for name, setting in shown.settings.items():
         screen.line(f"{name.ljust(width)}  {setting}")
     if shown.all_settings:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
-        screen.fitted_parameters(shown.fitted)
+        screen.optimizing.fitted_parameters(shown.fitted)

@@ -56,7 +56,7 @@ RatePromptOption = Annotated[
 
 def nothing_to_study(ctx: typer.Context, empty: NothingToStudy) -> None:
     """No card is in the state asked for: say so, and when the next one falls due; exit 0."""
-    screen_for(ctx).nothing_to_pick(empty.state.value, empty.next_due, empty.now)
+    screen_for(ctx).plan.nothing_to_pick(empty.state.value, empty.next_due, empty.now)
     raise typer.Exit(0)
 
 
@@ -165,14 +165,14 @@ def review(
     try:
         ended = studying.review(workspace, choice, learner, options, new_per_day=new)
     except studying.NothingDue as nothing:
-        screen.nothing_due(nothing.next_due, nothing.now)
+        screen.plan.nothing_due(nothing.next_due, nothing.now)
         return
     exit_if_interrupted(ended)
 
 
 def _review_plan_view(screen: Screen) -> Callable[[ReviewPlan], None]:
     def show(plan: ReviewPlan) -> None:
-        screen.review_plan(plan.due, plan.new)
-        screen.review_workload(plan.workload, plan.desired_retention)
+        screen.plan.review_plan(plan.due, plan.new)
+        screen.plan.review_workload(plan.workload, plan.desired_retention)
 
     return show
