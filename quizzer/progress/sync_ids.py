@@ -11,7 +11,9 @@ import hashlib
 import json
 from typing import Any
 
-KINDS = ("session", "attempt", "review", "override", "retract")
+#: ``undone`` (an attempt of a review taken back with ``/undo``) and ``set`` (a changed
+#: setting, flag or fitted parameters, :mod:`.sync_registers`) came with format 2.
+KINDS = ("session", "attempt", "review", "override", "retract", "undone", "set")
 
 
 # -- content ids ---------------------------------------------------------------------------
@@ -24,7 +26,8 @@ def content_id(kind: str, *parts: object) -> str:
 
 
 def attempt_id(e: dict[str, Any]) -> str:
-    # correct and overridden change with /override, so they are no part of the id.
+    # correct and overridden change with /override, so they are no part of the id;
+    # nor is revealed (format 2): an attempt sent by format 1 keeps its id.
     return content_id(
         "attempt", e["card"], e["blank"], e["given"], e["try"], e["hints"], e["ms"], e["at"]
     )
@@ -46,6 +49,10 @@ def retract_id(target: str) -> str:
     return content_id("retract", target)
 
 
+def undone_id(attempt: str) -> str:
+    return content_id("undone", attempt)
+
+
 def expected_id(entry: dict[str, Any]) -> str:
     kind = entry["kind"]
     if kind == "attempt":
@@ -56,4 +63,10 @@ def expected_id(entry: dict[str, Any]) -> str:
         return session_id(entry)
     if kind == "override":
         return override_id(entry["attempt"])
+    if kind == "undone":
+        return undone_id(entry["attempt"])
+    if kind == "set":
+        from quizzer.progress.sync_registers import set_id
+
+        return set_id(entry)
     return retract_id(entry["target"])
