@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fsrs import Rating
+from fsrs.scheduler import DEFAULT_PARAMETERS
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -17,6 +18,9 @@ from typer.testing import CliRunner
 
 from quizzer.cli import app
 from quizzer.progress import schedule
+from quizzer.progress.flags import NOT_FLAGGED, bury, card_flags, set_suspended
+from quizzer.progress.parameters import save_parameters, saved_parameters
+from quizzer.progress.settings import SYNC_DIR, saved_settings, write_setting
 from quizzer.progress.store import Attempt, Store
 from quizzer.progress.sync import device_id, sync
 from quizzer.progress.sync_files import SUFFIX, SYNC_VERSION, read_file
@@ -29,10 +33,19 @@ CARDS = ("attention", "softmax", "bayes")
 LATER = START + timedelta(days=60)
 
 
-def study(store: Store, card: str, grade: int, at: datetime, *, override: bool = False) -> None:
+def study(
+    store: Store,
+    card: str,
+    grade: int,
+    at: datetime,
+    *,
+    override: bool = False,
+    revealed: bool = False,
+) -> None:
     """One card studied: a (wrong or right) attempt and a review, as a session saves them."""
     progress = SessionProgress(store, schedule.make_scheduler(), "review", at)
-    progress.record_attempt(Attempt(card, "x", "y", grade > 1, 1, 0, 1200, at))
+    correct = grade > 1 and not revealed
+    progress.record_attempt(Attempt(card, "x", "y", correct, 1, 0, 1200, at, revealed=revealed))
     if override:
         progress.record_override(card, "x", 1)
     progress.save_rating(card, Grade(grade), at, 1200)
@@ -45,13 +58,41 @@ def history(store: Store) -> dict[str, object]:
         (a.card_id, a.blank, a.given, a.correct, a.try_number, a.ms, a.at, a.overridden)
         for a in store.each_attempt()
     )
+    marks = sorted(store.connection.execute("SELECT card_id, at, revealed, undone FROM attempts"))
     reviews = sorted((r.card_id, r.rating, r.at) for r in store.each_review())
     return {
         "attempts": attempts,
+        "marks": marks,
         "reviews": reviews,
         "schedule": store.fsrs_cards(),
         "sessions": store.session_count(),
+        **set_aside_and_settings(store),
     }
+
+
+def set_aside_and_settings(store: Store) -> dict[str, object]:
+    """What a learner chose rather than did: flags, settings, fitted parameters."""
+    flags = {card: f for card, f in card_flags(store).items() if f != NOT_FLAGGED}
+    chosen = {k: v for k, v in saved_settings(store).items() if k != SYNC_DIR}
+    return {"flags": flags, "settings": chosen, "parameters": saved_parameters(store)}
+
+
+def fit(store: Store, factor: float, at: datetime) -> None:
+    """As `optimize` saves a fit (FSRS's defaults, the first weight scaled)."""
+    weights = [float(w) for w in DEFAULT_PARAMETERS]
+    weights[0] *= factor
+    with store.writing() as db:
+        save_parameters(db, weights, at, 100, None)
+
+
+SETTINGS = (
+    ("desired_retention", "0.8"),
+    ("desired_retention", "0.95"),
+    ("learning_steps", "1h"),
+    ("learning_steps", "5m 30m"),
+    ("relearning_steps", ""),
+    ("new_per_day", "7"),
+)
 
 
 class SyncMachine(RuleBasedStateMachine):
@@ -79,11 +120,49 @@ class SyncMachine(RuleBasedStateMachine):
         card=st.sampled_from(CARDS),
         grade=st.integers(1, 4),
         override=st.booleans(),
+        revealed=st.booleans(),
     )
-    def study_a_card(self, device: int, card: str, grade: int, override: bool) -> None:
+    def study_a_card(
+        self, device: int, card: str, grade: int, override: bool, revealed: bool
+    ) -> None:
         store = self.stores[device % len(self.stores)]
         at = self.tick()
-        study(store, card, grade, at, override=override and grade == 1)
+        revealed = revealed and grade == 1
+        study(
+            store,
+            card,
+            grade,
+            at,
+            override=override and grade == 1 and not revealed,
+            revealed=revealed,
+        )
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), grade=st.integers(1, 4))
+    def undo_in_a_session(self, device: int, card: str, grade: int) -> None:
+        """`/undo`: the review taken back, the card's attempts kept and marked undone."""
+        store = self.stores[device % len(self.stores)]
+        at = self.tick()
+        progress = SessionProgress(store, schedule.make_scheduler(), "review", at)
+        progress.record_attempt(Attempt(card, "x", "u", grade > 1, 1, 0, 900, at))
+        progress.save_rating(card, Grade(grade), at, 900)
+        progress.undo_review(card, at)
+        progress.end(at)
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), suspended=st.booleans())
+    def suspend(self, device: int, card: str, suspended: bool) -> None:
+        set_suspended(self.stores[device % len(self.stores)], [card], suspended)
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS))
+    def bury_a_card(self, device: int, card: str) -> None:
+        bury(self.stores[device % len(self.stores)], card, self.tick())
+
+    @rule(device=st.integers(0, 2), setting=st.sampled_from(SETTINGS))
+    def configure(self, device: int, setting: tuple[str, str]) -> None:
+        write_setting(self.stores[device % len(self.stores)], *setting)
+
+    @rule(device=st.integers(0, 2), factor=st.sampled_from((0.5, 2.0, 3.0)))
+    def optimize(self, device: int, factor: float) -> None:
+        fit(self.stores[device % len(self.stores)], factor, self.tick())
 
     @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), grade=st.integers(1, 4))
     def change_a_rating(self, device: int, card: str, grade: int) -> None:
