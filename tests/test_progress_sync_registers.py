@@ -192,3 +192,16 @@ def test_a_format_1_file_is_merged_and_its_device_goes_on_in_a_new_file(two) -> 
     assert result.devices == 2
     assert history(a) == history(b)
     assert card_flags(b)["softmax"].suspended
+
+
+def test_answers_alike_to_the_millisecond_are_two_answers(two) -> None:  # noqa: F811
+    """Piped answers (or a stopped clock) record attempts and reviews that say all the same."""
+    a, b, folder = two
+    for _ in range(3):
+        study(a, "attention", 1, START, revealed=True)
+    sync(a, folder, now=LATER)
+    sync(b, folder, now=LATER)
+    assert len(list(b.each_attempt())) == len(list(a.each_attempt())) == 3
+    assert len(b.reviews("attention")) == 3
+    assert history(a) == history(b)
+    assert b.reviews_by_card() == a.reviews_by_card() == {"attention": (3, 2)}

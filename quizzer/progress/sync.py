@@ -99,6 +99,19 @@ def _session_ids(db: sqlite3.Connection) -> dict[int, str]:
     return {int(row): str(entry) for row, entry in rows}
 
 
+#: How many rows before this one say all the same (see :func:`.sync_ids._copy`); the
+#: by-card indexes find them.
+_ATTEMPT_COPY = (
+    "(SELECT count(*) FROM attempts AS o WHERE o.card_id = t.card_id AND o.at = t.at"
+    " AND o.blank = t.blank AND o.given = t.given AND o.try = t.try AND o.hints = t.hints"
+    " AND o.ms = t.ms AND o.id < t.id)"
+)
+_REVIEW_COPY = (
+    "(SELECT count(*) FROM reviews AS o WHERE o.card_id = t.card_id AND o.at = t.at"
+    " AND o.rating = t.rating AND o.review_log = t.review_log AND o.id < t.id)"
+)
+
+
 @dataclass
 class Outgoing:
     """Entries to append, and the rows they came from (recorded as seen once written)."""
@@ -146,26 +159,15 @@ def outgoing(db: sqlite3.Connection, device: str, now: datetime) -> Outgoing:
         sessions[row] = entry["id"]
         add(entry, "sessions", row)
     undone_now: list[str] = []
-    for (
-        row,
-        session,
-        card,
-        blank,
-        given,
-        correct,
-        try_,
-        hints,
-        ms,
-        at,
-        overridden,
-        *marks,
-    ) in _unsent(
+    for found in _unsent(
         db,
         "attempts",
         "session_id, card_id, blank, given, correct, try, hints, ms, at, overridden,"
-        " revealed, undone",
+        f" revealed, undone, {_ATTEMPT_COPY}",
         VALID_ATTEMPT_SQL,
     ):
+        row, session, card, blank, given, correct, try_, hints, ms, at, overridden = found[:11]
+        revealed, undone, copy = found[11:]
         entry = {
             "kind": "attempt",
             "session": sessions.get(session),
@@ -178,14 +180,19 @@ def outgoing(db: sqlite3.Connection, device: str, now: datetime) -> Outgoing:
             "ms": ms,
             "at": at,
             "overridden": bool(overridden),
-            "revealed": bool(marks[0]),
+            "revealed": bool(revealed),
         }
+        if copy:
+            entry["copy"] = copy
         entry["id"] = attempt_id(entry)
         add(entry, "attempts", row)
-        if marks[1]:
+        if undone:
             undone_now.append(entry["id"])
-    for row, session, card, rating, log_text, at in _unsent(
-        db, "reviews", "session_id, card_id, rating, review_log, at", VALID_REVIEW_SQL
+    for row, session, card, rating, log_text, at, copy in _unsent(
+        db,
+        "reviews",
+        f"session_id, card_id, rating, review_log, at, {_REVIEW_COPY}",
+        VALID_REVIEW_SQL,
     ):
         log = read_review_log(log_text)
         if log is None:
@@ -198,6 +205,8 @@ def outgoing(db: sqlite3.Connection, device: str, now: datetime) -> Outgoing:
             "review_log": dict(log),
             "at": at,
         }
+        if copy:
+            entry["copy"] = copy
         entry["id"] = review_id(entry)
         out.cards.add(card)
         add(entry, "reviews", row)

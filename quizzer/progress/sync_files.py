@@ -206,14 +206,15 @@ def check_entry(line: bytes) -> dict[str, Any] | None:
             return None
         kind = entry["kind"]
         if kind == "attempt":
-            skipped = ("id", "kind", "session", "revealed")
+            skipped = ("id", "kind", "session", "revealed", "copy")
             fields = {k: v for k, v in entry.items() if k not in skipped}
             AttemptEntry.model_validate(fields)
             if type(entry.get("revealed", False)) is not bool:
                 return None
             _stored_form(entry["at"])
         elif kind == "review":
-            fields = {k: v for k, v in entry.items() if k not in ("id", "kind", "session")}
+            skipped = ("id", "kind", "session", "copy")
+            fields = {k: v for k, v in entry.items() if k not in skipped}
             ReviewEntry.model_validate(fields)
             _stored_form(entry["at"])
         elif kind == "session":
@@ -230,6 +231,9 @@ def check_entry(line: bytes) -> dict[str, Any] | None:
             if not check_set(entry):
                 return None
         if kind in ("attempt", "review") and not isinstance(entry.get("session"), str | None):
+            return None
+        copy = entry.get("copy", 1)
+        if kind in ("attempt", "review") and (type(copy) is not int or not 1 <= copy <= 10**9):
             return None
         if entry.get("id") != expected_id(entry):
             return None  # damaged in transit or by hand: what it says is not what it was

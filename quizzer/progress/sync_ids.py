@@ -25,16 +25,34 @@ def content_id(kind: str, *parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def _copy(e: dict[str, Any]) -> list[int]:
+    """``copy`` (format 2): the how-manieth row that says all the same on its device.
+
+    Answers piped in, or a stopped clock, can record two answers alike to the
+    millisecond; they are two answers, not one recorded twice. The first of
+    them (``copy`` absent) keeps the id format 1 gave it.
+    """
+    return [e["copy"]] if e.get("copy") else []
+
+
 def attempt_id(e: dict[str, Any]) -> str:
     # correct and overridden change with /override, so they are no part of the id;
     # nor is revealed (format 2): an attempt sent by format 1 keeps its id.
     return content_id(
-        "attempt", e["card"], e["blank"], e["given"], e["try"], e["hints"], e["ms"], e["at"]
+        "attempt",
+        e["card"],
+        e["blank"],
+        e["given"],
+        e["try"],
+        e["hints"],
+        e["ms"],
+        e["at"],
+        *_copy(e),
     )
 
 
 def review_id(e: dict[str, Any]) -> str:
-    return content_id("review", e["card"], e["rating"], e["at"], e["review_log"])
+    return content_id("review", e["card"], e["rating"], e["at"], e["review_log"], *_copy(e))
 
 
 def session_id(e: dict[str, Any]) -> str:
