@@ -196,6 +196,11 @@ def _stored_form(value: object) -> None:
         raise ValueError("a time in a sync entry is in the store's form")
 
 
+#: What an entry says besides the fields of a backup's attempt or review (checked apart).
+_NOT_IN_A_REVIEW = frozenset({"id", "kind", "session", "copy"})
+_NOT_IN_AN_ATTEMPT = _NOT_IN_A_REVIEW | {"revealed"}
+
+
 def check_entry(line: bytes) -> dict[str, Any] | None:
     """One line as an entry, or None when it is not one this quizzer can trust."""
     if len(line) > MAX_LINE_BYTES or not line.strip():
@@ -206,15 +211,13 @@ def check_entry(line: bytes) -> dict[str, Any] | None:
             return None
         kind = entry["kind"]
         if kind == "attempt":
-            skipped = ("id", "kind", "session", "revealed", "copy")
-            fields = {k: v for k, v in entry.items() if k not in skipped}
+            fields = {k: v for k, v in entry.items() if k not in _NOT_IN_AN_ATTEMPT}
             AttemptEntry.model_validate(fields)
             if type(entry.get("revealed", False)) is not bool:
                 return None
             _stored_form(entry["at"])
         elif kind == "review":
-            skipped = ("id", "kind", "session", "copy")
-            fields = {k: v for k, v in entry.items() if k not in skipped}
+            fields = {k: v for k, v in entry.items() if k not in _NOT_IN_A_REVIEW}
             ReviewEntry.model_validate(fields)
             _stored_form(entry["at"])
         elif kind == "session":
