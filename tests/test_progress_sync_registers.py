@@ -205,3 +205,25 @@ def test_answers_alike_to_the_millisecond_are_two_answers(two) -> None:  # noqa:
     assert len(b.reviews("attention")) == 3
     assert history(a) == history(b)
     assert b.reviews_by_card() == a.reviews_by_card() == {"attention": (3, 2)}
+
+
+def test_a_setting_only_a_newer_quizzer_knows_is_kept_as_it_came(two) -> None:  # noqa: F811
+    from quizzer.progress.sync_ids import set_id
+
+    a, _, folder = two
+    sync(a, folder, now=START)
+    entry = {
+        "kind": "set",
+        "key": "setting:daily_goal",
+        "value": "30",
+        "at": "2026-01-01T09:00:00.000+00:00",
+        "device": "f",
+    }
+    entry["id"] = set_id(entry)
+    head = {"format": "quizzer-sync", "version": SYNC_VERSION, "device": "f"}
+    (folder / "f.jsonl").write_text(json.dumps(head) + "\n" + json.dumps(entry) + "\n")
+    assert sync(a, folder, now=LATER).received == 1
+    assert sync(a, folder, now=LATER).sent == 0  # not taken back as "changed here"
+    assert a.connection.execute(
+        "SELECT value FROM settings WHERE key = 'daily_goal'"
+    ).fetchone() == ("30",)

@@ -71,6 +71,11 @@ def undone_id(attempt: str) -> str:
     return content_id("undone", attempt)
 
 
+def set_id(e: dict[str, Any]) -> str:
+    """A changed value's id: which value, what it became, when, on which device."""
+    return content_id("set", e["key"], e["value"], e["at"], e["device"])
+
+
 def expected_id(entry: dict[str, Any]) -> str:
     kind = entry["kind"]
     if kind == "attempt":
@@ -84,7 +89,5 @@ def expected_id(entry: dict[str, Any]) -> str:
     if kind == "undone":
         return undone_id(entry["attempt"])
     if kind == "set":
-        from quizzer.progress.sync_registers import set_id
-
         return set_id(entry)
     return retract_id(entry["target"])

@@ -30,17 +30,13 @@ from typing import Any
 
 from quizzer.progress.settings import NAMES, SettingError, parse_value
 from quizzer.progress.stored import iso, utc_time
-from quizzer.progress.sync_ids import content_id
+from quizzer.progress.sync_ids import set_id
 
 SETTING, SUSPENDED, BURIED, PARAMETERS = "setting:", "suspended:", "buried:", "parameters"
 #: Settings that belong to one machine and never travel (a folder's path differs on each).
 LOCAL_SETTINGS = frozenset({"sync_dir"})
 _REGISTER = "reg:"
 _TICK = timedelta(milliseconds=1)
-
-
-def set_id(e: dict[str, Any]) -> str:
-    return content_id("set", e["key"], e["value"], e["at"], e["device"])
 
 
 def _default(key: str) -> object:
@@ -128,7 +124,9 @@ def changes(db: sqlite3.Connection, device: str, now: datetime) -> list[dict[str
     """
     known = registers(db)
     values, damaged = local_values(db)
-    keys = (set(values) | set(known)) - damaged
+    # A setting only a newer quizzer knows is never changed here: it is kept as merged.
+    foreign = {k for k in known if k.startswith(SETTING) and k[len(SETTING) :] not in NAMES}
+    keys = (set(values) | set(known)) - damaged - foreign
     found = []
     for key in sorted(keys):
         value = values.get(key, _default(key))
