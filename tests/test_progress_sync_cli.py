@@ -42,6 +42,10 @@ class Install:
 
     def stats_and_due(self, at: str) -> tuple[dict[str, object], dict[str, object]]:
         stats = json.loads(self.run("stats", "--json", at=at).stdout)
+        stats["cards"] = [
+            json.loads(self.run("stats", card, "--json", at=at).stdout)
+            for card in ("attention", "online-softmax")
+        ]
         listed = json.loads(self.run("list", "--json", at=at).stdout)
         return stats, {c["id"]: (c["due"], c["suspended"]) for c in listed}
 
