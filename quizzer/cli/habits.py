@@ -61,19 +61,24 @@ def config(
     """Read or change a setting, kept in the progress database (it travels with backups).
 
     desired_retention (0.70-0.99, default 0.9), new_per_day (default 20),
-    learning_steps (default '1m 10m'), relearning_steps (default '10m').
+    learning_steps (default '1m 10m'), relearning_steps (default '10m');
+    sync_dir (this machine only; default none): quiz, review and drill sync
+    through that folder at their start and end ('' turns it off).
     Examples: [bold]quizzer config[/bold], [bold]quizzer config new_per_day 10[/bold],
     [bold]quizzer config learning_steps '1m 10m 1h'[/bold]
     """
     from quizzer.app import habits
-    from quizzer.progress.settings import NAMES
+    from quizzer.progress.settings import NAMES, SYNC_DIR
 
     screen = screen_for(ctx)
     shown = habits.config(workspace_for(ctx, None, db), key, value)
     if json:
         screen.json(shown.to_dict())
         return
-    width = max(len(name) for name in NAMES)
+    if key == SYNC_DIR:  # a folder's path, not aligned with the settings
+        screen.line(f"{SYNC_DIR}  {shown.settings[SYNC_DIR]}".rstrip())
+        return
+    width = max(len(name) for name in (*NAMES, SYNC_DIR))
     for name, setting in shown.settings.items():
         screen.line(f"{name.ljust(width)}  {setting}")
     if shown.all_settings:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
