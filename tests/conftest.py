@@ -125,8 +125,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         module = item.nodeid.split("::", 1)[0]
         shared = any(
-            definitions[-1].scope in ("module", "session")
-            and definitions[-1].baseid == module
+            definitions[-1].scope in ("module", "session") and definitions[-1].baseid == module
             for definitions in fixtures.name2fixturedefs.values()
         )
         if shared:

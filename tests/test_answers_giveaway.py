@@ -151,6 +151,15 @@ def test_a_long_feedback_is_checked_quickly():
     assert time.monotonic() - started < 10
 
 
+def test_past_the_card_budget_nothing_more_is_reported(monkeypatch):
+    from quizzer.answers import giveaway
+
+    card = card_for(SCALE, "Divide by sqrt(d_k) instead.")
+    assert giveaways(card)  # within the budget, found
+    monkeypatch.setattr(giveaway, "CARD_SECONDS", -1.0)
+    assert giveaways(card) == []  # what was not checked is not reported
+
+
 CARD = """\
 id: giveaway
 title: A card whose feedback gives the answer away

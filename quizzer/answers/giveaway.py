@@ -51,6 +51,8 @@ from quizzer.cards.model import Blank, Card
 #: validating the deck stays about as fast as it was.
 SPAN_SECONDS = 0.5
 FEEDBACK_SECONDS = 2.0
+#: All feedback of one card: a card of thousands of entries is not a hang either.
+CARD_SECONDS = 10.0
 #: Spans judged per feedback at most, and the longest span judged.
 MAX_SPANS = 24
 MAX_SPAN_LENGTH = 80
@@ -110,10 +112,13 @@ def giveaways(card: Card, judge: CardJudge | None = None) -> list[Giveaway]:
     # Without the card's synonyms: a card that makes "model" a synonym of "feature"
     # does not make "a causal model" say "features".
     vocabulary = Vocabulary()
+    started = time.monotonic()
     for name, blank in card.blanks.items():
         formula = judge.compiled(name).expected is not None
         words = _WordCheck(blank, judge if formula else None, vocabulary)
         for index, entry in enumerate(blank.wrong):
+            if time.monotonic() - started > CARD_SECONDS:
+                return found  # what was not checked is not reported: precision first
             if not entry.feedback:
                 continue
             text = _MARKUP.sub("", entry.feedback)
