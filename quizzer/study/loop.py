@@ -18,8 +18,8 @@ The loop is the one place that saves: each judged answer (the event carries
 its attempt) as it comes, and a card's review the moment its last blank is
 done, before anything else is shown, so no way out can lose it; the due
 time shown is the one saved, and a grade changed afterwards replaces it.
-A card left in its learning steps is handed back to the session to ask
-again when its step is due.
+A card left in its (re)learning steps after its rating, whatever the
+rating, is handed back to the session to ask again when its step is due.
 
 Reading a line and showing an event are passed in, so a whole session runs
 in a test without a terminal.
@@ -66,6 +66,8 @@ from quizzer.study.events import (
     SessionFinished,
     parse_grade,
 )
+from quizzer.study.follow_ups import FollowUpChecks, proposed_grade
+from quizzer.study.items import GRADE_KEYS_HELP
 from quizzer.study.protocols import (
     Fingerprints,
     Progress,
@@ -196,7 +198,7 @@ class _Loop:
         self.finished: _Finished | None = None  # the last finished card, kept in view
         self.card_started_at: datetime | None = None
         self.setting_aside: str | None = None  # /suspend or /bury of the card going on
-        self.returning: set[str] = set()  # cards rated Again, back until out of their steps
+        self.checks = FollowUpChecks()  # a quiz's follow-up answers, on their key points
 
     def run(self) -> EndReason:
         try:
@@ -357,21 +359,18 @@ class _Loop:
         self._come_back(finished)
 
     def _come_back(self, finished: _Finished) -> None:
-        """A card rated Again is asked again when its learning step is due, and so on
-        while it stays in its steps.
+        """A card still in its (re)learning steps after its rating is asked again in this
+        session when its step is due, as Anki does; Easy, or a last step passed, graduates.
 
-        A new card answered right stays in FSRS's learning steps too (Good: 10 minutes);
-        it is not asked twice in one session: the learner has just shown they know it.
+        Not only Again: a new card answered right (Good) is in FSRS's learning state
+        with its next step 10 minutes away, and Anki shows it again within its
+        20-minute learn-ahead window (issue 24). The rating read is the final one
+        (after a changed rating, an override or nothing changed).
         """
-        card_id = finished.card.id
         if self.progress is None or finished.due is None:
             return
-        returning = finished.grade is Grade.AGAIN or card_id in self.returning
-        if returning and self.progress.in_learning(card_id):
-            self.returning.add(card_id)
+        if self.progress.in_learning(finished.card.id):
             self.session.come_back(finished.card, finished.due)
-        else:
-            self.returning.discard(card_id)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:
@@ -389,16 +388,10 @@ class _Loop:
             self._menu(card)
             return
         if self.options.follow_ups and card.follow_ups:
-            if not self.options.interactive:
+            if self.options.interactive:
+                self._follow_ups(card)
+            else:
                 self.show(FollowUpsListed(card))
-            try:
-                for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
-                    item = FollowUpId(card.id, index)
-                    self.show(QuestionShown(card, item, follow))
-                    self._ask(functools.partial(ApproachAsked, item))
-                    self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
-            except _SkipFollowUps:
-                self.show(Notice("follow-ups skipped"))
         if self.options.closing:
             self.show(ClosingSections(card))
 
@@ -428,14 +421,36 @@ class _Loop:
                 self.show(SectionShown(card, field))
 
     def _follow_ups(self, card: Card) -> None:
+        """Each follow-up in turn: the question, the learner's answer, then the approach.
+
+        A typed answer is checked on the follow-up's key points, and the grade they
+        earn is proposed and saved as the follow-up's review (as a drill saves it).
+        """
         try:
             for index, follow in enumerate(card.follow_ups):
                 item = FollowUpId(card.id, index)
                 self.show(QuestionShown(card, item, follow))
-                self._ask(functools.partial(ApproachAsked, item))
-                self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+                asked_at = self.clock()
+                answered = self._ask(functools.partial(ApproachAsked, item))
+                check = self.checks.check(card, index, answered)
+                self.show(
+                    ApproachShown(item=item, approach=follow.approach, answered="", check=check)
+                )
+                if check is not None:
+                    self._grade_follow_up(item, proposed_grade(check), asked_at)
         except _SkipFollowUps:
             self.show(Notice("follow-ups skipped"))
+
+    def _grade_follow_up(self, item: FollowUpId, proposed: Grade, asked_at: datetime) -> None:
+        """The grade a checked answer earned: Enter takes it, a key changes it."""
+        while True:
+            line = self._ask(functools.partial(GradeAsked, item, proposed))
+            grade = parse_grade(line) if line.strip() else proposed
+            if grade is not None:
+                break
+            self.show(Notice(f"Enter takes {proposed.label}, or {GRADE_KEYS_HELP}"))
+        ms = max(0, int((self.clock() - asked_at).total_seconds() * 1000))
+        self._handle([FollowUpGraded(item=item, grade=grade, ms=ms)])
 
     def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""
