@@ -22,6 +22,7 @@ from quizzer.progress.stored import iso
 if TYPE_CHECKING:
     from fsrs.card import CardDict
 
+    from quizzer.progress.parameters import SavedParameters
     from quizzer.progress.store import Store
 
 
@@ -159,15 +160,25 @@ class Staging:
             [(card_id, json.dumps(state)) for card_id, state in schedule],
         )
 
-    def merge(self, now: datetime, settings: Sequence[tuple[str, str]] = ()) -> Merged:
+    def merge(
+        self,
+        now: datetime,
+        settings: Sequence[tuple[str, str]] = (),
+        parameters: SavedParameters | None = None,
+    ) -> Merged:
         """Add what the store lacks, in one transaction that also runs the duplicate check.
 
         Concurrent imports of one backup therefore add it once. New attempts and
         reviews belong to one "import" session, which exists only if they do.
-        ``settings`` (checked name, text pairs) replace the saved ones, in the
-        same transaction, so a failed import changes no setting either.
+        ``settings`` (checked name, text pairs) replace the saved ones, and
+        ``parameters`` (``optimize``'s fit) the saved fit if fitted later, in the
+        same transaction, so a failed import changes neither.
         """
         with self.store.writing() as db:
+            if parameters is not None:
+                from quizzer.progress.parameters import restore_parameters
+
+                restore_parameters(db, parameters)
             db.executemany(
                 "INSERT INTO settings (key, value) VALUES (?, ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",

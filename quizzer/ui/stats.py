@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from quizzer.progress.store import Attempt
 
 
+#: Answers ``stats CARD`` tables at most, the latest: a heavy learner's card has thousands,
+#: and a Rich table of 5,000 rows took seconds to lay out.
+HISTORY_ROWS = 100
+
+
 class StatsScreen(Output):
     """The screens of ``stats`` and ``stats CARD``."""
 
@@ -112,7 +117,17 @@ class StatsScreen(Output):
         table.add_column("answer", overflow="fold")
         table.add_column("", justify="center")
         table.add_column("try", justify="right")
-        for attempt in history.attempts:
+        shown = history.attempts[-HISTORY_ROWS:]
+        if len(shown) < len(history.attempts):
+            earlier = len(history.attempts) - len(shown)
+            self.out.print(
+                Text(
+                    f"the last {len(shown):,} answers; {earlier:,} earlier ones:"
+                    f" quizzer stats {history.card_id} --json",
+                    style="dim",
+                )
+            )
+        for attempt in shown:
             table.add_row(
                 when(attempt.at),
                 attempt.blank,
