@@ -359,6 +359,8 @@ def test_an_import_and_a_sync_keep_the_totals(tmp_path: Path) -> None:
         write_backup(a, tmp_path / "a.json")
         with Store.open(tmp_path / "c.db") as c:
             _study(c, "attention", Rating.Easy, T0 - timedelta(days=30))
+            # Later the same day as a's first (Again) review: the import's is that day's first.
+            _study(c, "attention", Rating.Easy, T0 + timedelta(hours=2))
             import_backup(c, tmp_path / "a.json", NOW)
             import_backup(c, tmp_path / "a.json", NOW)  # again: adds nothing
             assert_summaries_right(c.connection)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from quizzer.progress import summaries
 from quizzer.progress.database import operational, transaction
 from quizzer.progress.migrations import statements
 from quizzer.progress.stored import iso
@@ -188,8 +189,11 @@ class Staging:
                 "INSERT INTO sessions (mode, started_at, ended_at) VALUES ('import', ?, ?)",
                 (iso(now), iso(now)),
             ).lastrowid
+            # The totals of what is merged are counted together, not row by row.
+            before = summaries.pause(db)
             attempts = db.execute(_MERGE_ATTEMPTS, {"session": session}).rowcount
             reviews = db.execute(_MERGE_REVIEWS, {"session": session}).rowcount
+            summaries.added_in_bulk(db, before)
             schedules = db.execute(_MERGE_SCHEDULE, {"now": iso(now)}).rowcount
             if not attempts and not reviews:
                 db.execute("DELETE FROM sessions WHERE id = ?", (session,))
