@@ -107,6 +107,8 @@ MIGRATIONS: list[str] = [
     SUMMARY_SCHEMA,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The version from which the summaries and their triggers exist.
+SUMMARIES_VERSION = MIGRATIONS.index(SUMMARY_SCHEMA) + 1
 
 
 def statements(script: str) -> list[str]:
