@@ -71,10 +71,10 @@ def show(
 
     Example: [bold]quizzer show attention[/bold]
     """
-    from quizzer.cards.deck import resolve_card
+    from quizzer.app.choosing import card_named
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
+    loaded = card_named(workspace_for(ctx, deck), card)
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:
@@ -94,6 +94,13 @@ def validate(
     strict: Annotated[
         bool, typer.Option("--strict", help="Require every teaching section (publishable cards).")
     ] = False,
+    require_key_points: Annotated[
+        bool,
+        typer.Option(
+            "--require-key-points",
+            help="Report follow-ups without key points (errors with --strict).",
+        ),
+    ] = False,
     deck: DeckOption = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -106,7 +113,12 @@ def validate(
     from quizzer.app.validating import validate as validate_cards
 
     screen = screen_for(ctx)
-    report = validate_cards(workspace_for(ctx, deck, db), paths or [], strict=strict)
+    report = validate_cards(
+        workspace_for(ctx, deck, db),
+        paths or [],
+        strict=strict,
+        require_key_points=require_key_points,
+    )
     if json:
         screen.json(report.to_dict())
     else:

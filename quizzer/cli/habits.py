@@ -61,31 +61,25 @@ def config(
     """Read or change a setting, kept in the progress database (it travels with backups).
 
     desired_retention (0.70-0.99, default 0.9), new_per_day (default 20),
-    learning_steps (default '1m 10m'), relearning_steps (default '10m').
+    learning_steps (default '1m 10m'), relearning_steps (default '10m');
+    sync_dir (this machine only; default none): quiz, review and drill sync
+    through that folder at their start and end ('' turns it off).
     Examples: [bold]quizzer config[/bold], [bold]quizzer config new_per_day 10[/bold],
     [bold]quizzer config learning_steps '1m 10m 1h'[/bold]
     """
     from quizzer.app import habits
-    from quizzer.progress.settings import NAMES
+    from quizzer.progress.settings import NAMES, SYNC_DIR
 
     screen = screen_for(ctx)
-    workspace = workspace_for(ctx, None, db)
-    if key is not None:
-        habits.check_setting_name(key)
-    if key is not None and value is not None:
-        settings = habits.change_setting(workspace, key, value)
-    else:
-        settings = habits.settings(workspace)
-    shown = settings.to_dict()
-    if key is not None:
-        shown = {key: shown[key]}
+    shown = habits.config(workspace_for(ctx, None, db), key, value)
     if json:
-        screen.json(shown)
+        screen.json(shown.to_dict())
         return
-    width = max(len(name) for name in NAMES)
-    for name, setting in shown.items():
+    if key == SYNC_DIR:  # a folder's path, not aligned with the settings
+        screen.line(f"{SYNC_DIR}  {shown.settings[SYNC_DIR]}".rstrip())
+        return
+    width = max(len(name) for name in (*NAMES, SYNC_DIR))
+    for name, setting in shown.settings.items():
         screen.line(f"{name.ljust(width)}  {setting}")
-    if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
-        from quizzer.app.optimizing import saved
-
-        screen.optimizing.fitted_parameters(saved(workspace_for(ctx, None, db)))
+    if shown.all_settings:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
+        screen.optimizing.fitted_parameters(shown.fitted)

@@ -466,29 +466,25 @@ class Store:
         return {str(card): (int(n), int(right)) for card, n, right, _ in rows if n}
 
     def reviews_by_card(self) -> dict[str, tuple[int, int]]:
-        """Each card's (reviews, lapses: rated Again after its first review), from the totals."""
+        """Each card's (reviews, lapses: rated Again after its first review), from the totals.
+
+        The first review is the earliest (the lowest rating first at one time),
+        not the first row: reviews merged by ``quizzer sync`` arrive out of order.
+        Its time is the first of the card's first day; two index steps per card.
+        """
         rows = self._read(
-            "SELECT card_id, reviews, again, damaged, (SELECT rating FROM reviews"
-            " WHERE id = first_id) FROM review_totals"
+            "SELECT t.card_id, t.reviews, t.again, t.damaged, (SELECT min(rating)"
+            " FROM reviews INDEXED BY reviews_by_card WHERE card_id = t.card_id AND at = ("
+            "  SELECT d.first_at FROM review_days AS d INDEXED BY review_days_by_card"
+            "  WHERE d.card_id = t.card_id ORDER BY d.day LIMIT 1)"
+            f" AND {VALID_REVIEW_SQL}) FROM review_totals AS t"
         )
-        found = {}
-        for card, n, again, damaged, first in rows:
+        for card, _, _, damaged, _ in rows:
             if damaged:
                 self._damage(card, "history")
-            if not n:
-                continue
-            if first is None:  # its first review was deleted: look up the next, for this card
-                first = self._first_rating(card)
-            found[str(card)] = (int(n), int(again) - (first == 1))
-        return found
-
-    def _first_rating(self, card_id: object) -> int | None:
-        rows = self._read(
-            f"SELECT rating FROM reviews WHERE card_id = ? AND {VALID_REVIEW_SQL}"
-            " ORDER BY id LIMIT 1",
-            (card_id,),
-        )
-        return int(rows[0][0]) if rows else None
+        return {
+            str(card): (int(n), int(again) - (first == 1)) for card, n, again, _, first in rows if n
+        }
 
     def first_reviews_on(self, day: str) -> int:
         """How many cards had their first review on the UTC date ``day`` (``YYYY-MM-DD``)."""

@@ -18,8 +18,8 @@ The loop is the one place that saves: each judged answer (the event carries
 its attempt) as it comes, and a card's review the moment its last blank is
 done, before anything else is shown, so no way out can lose it; the due
 time shown is the one saved, and a grade changed afterwards replaces it.
-A card left in its learning steps is handed back to the session to ask
-again when its step is due.
+A card left in its (re)learning steps after its rating, whatever the
+rating, is handed back to the session to ask again when its step is due.
 
 Reading a line and showing an event are passed in, so a whole session runs
 in a test without a terminal.
@@ -198,8 +198,10 @@ class _Loop:
         self.finished: _Finished | None = None  # the last finished card, kept in view
         self.card_started_at: datetime | None = None
         self.setting_aside: str | None = None  # /suspend or /bury of the card going on
-        self.returning: set[str] = set()  # cards rated Again, back until out of their steps
         self.checks = FollowUpChecks()  # a quiz's follow-up answers, on their key points
+        # Cards whose follow-ups were asked: a card that comes back in its learning steps
+        # is asked its blanks again, not the interviewer's questions it already answered.
+        self.followed_up: set[str] = set()
 
     def run(self) -> EndReason:
         try:
@@ -360,21 +362,18 @@ class _Loop:
         self._come_back(finished)
 
     def _come_back(self, finished: _Finished) -> None:
-        """A card rated Again is asked again when its learning step is due, and so on
-        while it stays in its steps.
+        """A card still in its (re)learning steps after its rating is asked again in this
+        session when its step is due, as Anki does; Easy, or a last step passed, graduates.
 
-        A new card answered right stays in FSRS's learning steps too (Good: 10 minutes);
-        it is not asked twice in one session: the learner has just shown they know it.
+        Not only Again: a new card answered right (Good) is in FSRS's learning state
+        with its next step 10 minutes away, and Anki shows it again within its
+        20-minute learn-ahead window (issue 24). The rating read is the final one
+        (after a changed rating, an override or nothing changed).
         """
-        card_id = finished.card.id
         if self.progress is None or finished.due is None:
             return
-        returning = finished.grade is Grade.AGAIN or card_id in self.returning
-        if returning and self.progress.in_learning(card_id):
-            self.returning.add(card_id)
+        if self.progress.in_learning(finished.card.id):
             self.session.come_back(finished.card, finished.due)
-        else:
-            self.returning.discard(card_id)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:
@@ -391,10 +390,11 @@ class _Loop:
         if self._menu_on:
             self._menu(card)
             return
-        if self.options.follow_ups and card.follow_ups:
+        if self.options.follow_ups and card.follow_ups and card.id not in self.followed_up:
             if self.options.interactive:
                 self._follow_ups(card)
             else:
+                self.followed_up.add(card.id)
                 self.show(FollowUpsListed(card))
         if self.options.closing:
             self.show(ClosingSections(card))
@@ -407,6 +407,8 @@ class _Loop:
     def _menu(self, card: Card) -> None:
         """The sections after the card back, one key each, until ``n`` or none is left."""
         left = [field for field in MENU_SECTIONS if getattr(card, field, None)]
+        if card.id in self.followed_up and "follow_ups" in left:
+            left.remove("follow_ups")
         while left:
             line = self._ask(lambda: SectionAsked(card=card, left=tuple(left)))
             key = line.strip().lower()
@@ -430,6 +432,7 @@ class _Loop:
         A typed answer is checked on the follow-up's key points, and the grade they
         earn is proposed and saved as the follow-up's review (as a drill saves it).
         """
+        self.followed_up.add(card.id)
         try:
             for index, follow in enumerate(card.follow_ups):
                 item = FollowUpId(card.id, index)
