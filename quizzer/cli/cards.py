@@ -53,13 +53,7 @@ def list_cards(
     else:
         with screen.paged(not no_pager):
             screen.card_list(found.cards, found.labels())
-    if found.broken_files:
-        from quizzer.ui.widgets import counted
-
-        screen.warning(
-            f"{counted(found.broken_files, 'card file')} could not be loaded;"
-            " run 'quizzer validate' to see why"
-        )
+    # Broken files and duplicate ids: the deck's one warning line (load_deck) says so.
 
 
 @app.command()
