@@ -329,4 +329,5 @@ def test_a_bare_number_where_text_is_wanted_says_to_quote_it(write_card):
     text = MINIMAL_CARD.format(id="quote-it") + "bullets: [fine, 1e-4]\n"
     loaded, problems = problems_of(write_card(text))
     assert loaded is None
-    assert problems == [(9, 17, 'bullets[1]: text is wanted, not the number 1e-4: quote it, "1e-4"')]
+    message = 'bullets[1]: text is wanted, not the number 1e-4: quote it, "1e-4"'
+    assert problems == [(9, 17, message)]
