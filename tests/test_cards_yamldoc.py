@@ -222,15 +222,27 @@ def test_a_long_integer_in_quotes_is_text():
             1,
             16,
         ),
-        ("hint: it\n  says: more\n", "'says:' is indented under a value, not a mapping", 2, 7),
+        (
+            "hint: it\n  says: more\n",
+            "'says:' is indented under a value, not a mapping: line it up with the keys above it,"
+            " or quote the value if the ': ' belongs to it",
+            2,
+            7,
+        ),
         ("hint: 'it's'\n", "a ' inside '...' ends it: hint: \"it's\"", 1, 11),
-        ('a: 1\nhint: "never closed\nb: 2\n', "this quote is never closed", 2, 7),
+        (
+            'a: 1\nhint: "never closed\nb: 2\n',
+            "this quote is never closed (a quote inside the text is doubled in '...' or escaped"
+            ' as \\" in "...")',
+            2,
+            7,
+        ),
     ],
 )
 def test_common_mistakes_say_what_to_do(text, message, line, column):
     with pytest.raises(YamlError) as caught:
         load_yaml(text)
-    assert caught.value.message.startswith(f"invalid YAML: {message}")
+    assert caught.value.message == f"invalid YAML: {message}"
     assert caught.value.position == Position(line, column)
 
 

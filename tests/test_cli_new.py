@@ -88,7 +88,8 @@ def test_new_writes_into_the_user_deck_which_every_command_loads(invoke, isolate
     listed = {c["id"]: c for c in json.loads(invoke("list", "--json").stdout)}
     assert listed["my-card"]["deck"] == "my-cards"
     assert "attention" in listed  # the bundled deck is still there
-    assert "my-cards/" in invoke("list", "--no-pager").stdout
+    headings = invoke("list", "--no-pager").stdout.splitlines()
+    assert "my-cards/  1 card" in headings  # its own deck; untagged, so no tag summary
 
 
 def test_the_user_deck_follows_quizzer_user_deck(invoke, tmp_path, monkeypatch):
