@@ -119,7 +119,7 @@ def test_show_makes_source_addresses_terminal_links(no_color):
     screen.out = Console(
         file=out, width=40, force_terminal=True, no_color=no_color, markup=False, highlight=False
     )
-    screen.card(load_card_file(ATTENTION)[0])
+    screen.cards.card(load_card_file(ATTENTION)[0])
     text = out.getvalue()
     # OSC 8 hyperlinks: ESC ] 8 ; params ; URI ESC \ shown text ESC ] 8 ; ; ESC \
     links = re.findall(r"\x1b\]8;[^;]*;(\S+?)\x1b\\(.*?)\x1b\]8;;\x1b\\", text, re.S)

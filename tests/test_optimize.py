@@ -263,9 +263,9 @@ def test_the_fitted_parameters_as_config_lists_them(invoke, history):
     out = io.StringIO()
     screen = Screen(no_color=True, file=out, error_file=io.StringIO(), width=80)
     workspace = Workspace.from_environment()
-    screen.fitted_parameters(saved(workspace))
+    screen.optimizing.fitted_parameters(saved(workspace))
     assert invoke("optimize").exit_code == 0
-    screen.fitted_parameters(saved(workspace))
+    screen.optimizing.fitted_parameters(saved(workspace))
     lines = out.getvalue().splitlines()
     assert lines[0] == "fsrs_parameters    FSRS defaults (quizzer optimize fits yours)"
     assert lines[1] == "fsrs_parameters    fitted 2025-06-01 on 2100 reviews"

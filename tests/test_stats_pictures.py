@@ -49,7 +49,7 @@ def rendered(colour: bool, monkeypatch: pytest.MonkeyPatch) -> str:
         monkeypatch.setenv("FORCE_COLOR", "1")
     out = io.StringIO()
     screen = Screen(no_color=not colour, file=out, error_file=io.StringIO(), width=80)
-    screen.report(sample_report(), "progress.db", NOW)
+    screen.stats.report(sample_report(), "progress.db", NOW)
     return out.getvalue()
 
 

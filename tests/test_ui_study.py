@@ -115,7 +115,7 @@ def test_an_override_and_the_summary_that_marks_it():
         )
     )
     summary = SessionSummary(cards=[done], attempts=2, correct=2, ended_by="finished")
-    quiz.session_summary(summary)
+    quiz.session.session_summary(summary)
     text = out.getvalue()
     assert text.startswith("counted as right [1] scale: d_k (overridden:")
     assert "attention (overridden)" in text

@@ -1,26 +1,43 @@
 """The screen's views: no two define the same name (issue 21.4).
 
-``Screen`` gathers every command's view class; a name defined in two of
-them is silently taken from one (``approach_shown`` was the drill's for
-every command), so each name must be defined once.
+``Screen`` holds one of each view; a public name defined in two of them
+could be called on the wrong one unnoticed (``approach_shown`` was the
+drill's for every command when the views were mixins), so each public name
+is defined once, and the screen holds every view class there is.
 """
 
 from __future__ import annotations
 
-import inspect
+import io
 from collections import defaultdict
 
-from quizzer.ui.console import Output
-from quizzer.ui.screen import Screen
+import quizzer.ui
+from quizzer.ui.screen import VIEWS, Screen
+from quizzer.ui.view import View
 
 
 def test_no_two_views_define_the_same_name():
     defined: dict[str, list[str]] = defaultdict(list)
-    for cls in inspect.getmro(Screen):
-        if cls in (Screen, object) or not issubclass(cls, Output):
-            continue
+    for cls in VIEWS:
         for name in vars(cls):
-            if not (name.startswith("__") and name.endswith("__")):
+            if not name.startswith("_"):
                 defined[name].append(cls.__name__)
     twice = {name: owners for name, owners in defined.items() if len(owners) > 1}
     assert twice == {}
+
+
+def test_the_screen_holds_every_view_once_and_no_view_is_a_mixin():
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.iter_modules(quizzer.ui.__path__):
+        importlib.import_module(f"quizzer.ui.{module.name}")
+    every_view = set(View.__subclasses__())
+    assert every_view == set(VIEWS)
+    screen = Screen(file=io.StringIO(), error_file=io.StringIO())
+    held = [value for value in vars(screen).values() if isinstance(value, View)]
+    assert sorted(type(v).__name__ for v in held) == sorted(c.__name__ for c in VIEWS)
+    # Composition: the screen is not a view, and a view inherits from View alone.
+    assert not isinstance(screen, View)
+    assert all(cls.__bases__ == (View,) for cls in VIEWS)
+    assert all(view.output is screen for view in held)

@@ -263,7 +263,7 @@ def show_status(ctx: typer.Context) -> None:
     from quizzer.app import reports
 
     found = reports.status(workspace_of(ctx))
-    screen_for(ctx).status(found.status, found.now)
+    screen_for(ctx).plan.status(found.status, found.now)
 
 
 app.add_typer(cards.app)

@@ -84,6 +84,6 @@ def check(
             {"card": loaded.id, "correct": correct, "blanks": [v.to_dict() for v in verdicts]}
         )
     else:
-        screen.verdicts(loaded.card, verdicts)
+        screen.checks.verdicts(loaded.card, verdicts)
     if not correct:
         raise typer.Exit(int(ExitCode.NOT_OK))

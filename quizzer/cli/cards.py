@@ -52,7 +52,7 @@ def list_cards(
         screen.json(found.to_list())
     else:
         with screen.paged(not no_pager):
-            screen.card_list(found.cards, found.labels())
+            screen.listing.card_list(found.cards, found.labels())
     # Broken files and duplicate ids: the deck's one warning line (load_deck) says so.
 
 
@@ -76,7 +76,7 @@ def show(
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:
         with screen.paged(not no_pager):
-            screen.card(loaded)
+            screen.cards.card(loaded)
 
 
 @app.command()
@@ -107,8 +107,8 @@ def validate(
     if json:
         screen.json(report.to_dict())
     else:
-        screen.problems(report.problems)
-        screen.validation_summary(report.cards, report.errors, report.warnings)
+        screen.validation.problems(report.problems)
+        screen.validation.validation_summary(report.cards, report.errors, report.warnings)
     if not report.ok:
         raise typer.Exit(int(ExitCode.NOT_OK))
 

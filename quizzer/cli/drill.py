@@ -56,7 +56,8 @@ def drill(
 ) -> None:
     """A timed mock interview: blanks with one try and no hints, then a follow-up question.
 
-    Grade your follow-up answers yourself (y/n or 1-4); weak ones come back in later drills.
+    A typed follow-up answer is checked on its key points and a grade proposed (Enter takes
+    it, 1-4 changes it); said out loud, grade it yourself (y/n or 1-4). Weak ones come back.
     Example: [bold]quizzer drill --tag transformers --minutes 10 --sheet revise.md[/bold]
     """
     from quizzer.app import reports, studying
@@ -69,7 +70,7 @@ def drill(
         if json:
             screen.json(found.to_list())
         else:
-            screen.topics(found.topics)
+            screen.drill.topics(found.topics)
         return
     if not no_record:
         sync_around(ctx, workspace)

@@ -88,4 +88,4 @@ def config(
     if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
         from quizzer.app.optimizing import saved
 
-        screen.fitted_parameters(saved(workspace_for(ctx, None, db)))
+        screen.optimizing.fitted_parameters(saved(workspace_for(ctx, None, db)))

@@ -48,4 +48,4 @@ def anki(
     if json:
         screen.json(result.to_dict())
     else:
-        screen.anki_import(result)
+        screen.imports.anki_import(result)

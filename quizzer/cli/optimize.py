@@ -36,4 +36,4 @@ def optimize(
     if json:
         screen.json(report.to_dict())
     else:
-        screen.optimized(report)
+        screen.optimizing.optimized(report)

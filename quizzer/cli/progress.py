@@ -54,14 +54,14 @@ def stats(
             screen.json(history.to_dict())
         else:
             with screen.paged(not no_pager):
-                screen.history(history.history, history.now)
+                screen.stats.history(history.history, history.now)
         return
     figures = reports.stats(workspace)
     if json:
         screen.json(figures.to_dict())
     else:
         with screen.paged(not no_pager):
-            screen.report(figures.figures, figures.db_path, figures.now)
+            screen.stats.report(figures.figures, figures.db_path, figures.now)
 
 
 @progress_app.command("export")

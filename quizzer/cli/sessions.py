@@ -55,7 +55,7 @@ RatePromptOption = Annotated[
 
 def nothing_to_study(ctx: typer.Context, empty: NothingToStudy) -> None:
     """No card is in the state asked for: say so, and when the next one falls due; exit 0."""
-    screen_for(ctx).nothing_to_pick(empty.state.value, empty.next_due, empty.now)
+    screen_for(ctx).plan.nothing_to_pick(empty.state.value, empty.next_due, empty.now)
     raise typer.Exit(0)
 
 
@@ -159,10 +159,10 @@ def review(
     candidates = filtered(load(workspace).cards, tuple(tag or ()), search)
     plan = studying.plan_review(workspace, candidates, limit=limit, new_per_day=new)
     if not plan.cards:
-        screen.nothing_due(plan.next_due, plan.now)
+        screen.plan.nothing_due(plan.next_due, plan.now)
         return
-    screen.review_plan(plan.due, plan.new)
-    screen.review_workload(plan.workload, plan.desired_retention)
+    screen.plan.review_plan(plan.due, plan.new)
+    screen.plan.review_workload(plan.workload, plan.desired_retention)
     options = studying.StudyOptions(tries=tries, brief=brief, rate_prompt=rate_prompt)
     learner = terminal_learner(workspace, screen, _quiz_view(screen, brief))
     exit_if_interrupted(studying.study(workspace, plan.cards, learner, options, mode="review"))

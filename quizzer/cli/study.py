@@ -68,11 +68,14 @@ MENU_KEYS = "ecrfbsn"
 
 
 def _one_keys(prompt: Prompt) -> str:
-    """The keys that act alone at ``prompt``: rating keys, or the card back menu's keys."""
-    from quizzer.study.events import RatingAsked, SectionAsked
+    """The keys that act alone at ``prompt``: rating keys (also at a follow-up's proposed
+    grade), or the card back menu's keys."""
+    from quizzer.study.events import GradeAsked, RatingAsked, SectionAsked
 
     if isinstance(prompt, SectionAsked):
         return MENU_KEYS
+    if isinstance(prompt, GradeAsked) and prompt.proposed is not None:
+        return RATING_KEYS
     return RATING_KEYS if isinstance(prompt, RatingAsked) else ""
 
 

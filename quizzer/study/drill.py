@@ -40,7 +40,8 @@ from quizzer.study.events import (
     RedFlagsShown,
     SessionFinished,
 )
-from quizzer.study.items import GRADE_KEYS_HELP, EndReason, FollowUpId, parse_grade
+from quizzer.study.follow_ups import FollowUpChecks, proposed_grade
+from quizzer.study.items import GRADE_KEYS_HELP, EndReason, FollowUpId, Grade, parse_grade
 from quizzer.study.quiz import QUIT, Clock, Judge, QuizSession, Recorder
 from quizzer.study.results import DrillCard, DrillReport
 
@@ -145,6 +146,7 @@ class _Step:
     name: Stage = Stage.BLANKS
     follow_up: FollowUpId | None = None
     asked_at: datetime | None = None
+    proposed: Grade | None = None  # what the answer's key points earned (Enter takes it)
 
 
 class DrillSession:
@@ -174,6 +176,7 @@ class DrillSession:
         self.finished = False
         self.report: DrillReport | None = None
         self._card_started = self.started
+        self._checks = FollowUpChecks()
         self._quiz = QuizSession(self.cards, judge, clock, tries=1, record=record, hints=False)
 
     @property
@@ -213,7 +216,7 @@ class DrillSession:
             follow = self.current.card.follow_ups[self._step.follow_up.index]
             item = self._step.follow_up
             return FollowUpAsked(card=self.current.card, item=item, follow_up=follow)
-        return GradeAsked(self._step.follow_up)
+        return GradeAsked(self._step.follow_up, proposed=self._step.proposed)
 
     def start(self) -> list[Event]:
         """Begin the drill.
@@ -328,11 +331,16 @@ class DrillSession:
         item = self._step.follow_up
         assert item is not None  # the follow-up stage always names its item
         self._step.name = Stage.GRADE
-        approach = self.current.card.follow_ups[item.index].approach
-        return [ApproachShown(item=item, approach=approach, answered=line.strip())]
+        card = self.current.card
+        check = self._checks.check(card, item.index, line)
+        self._step.proposed = proposed_grade(check) if check is not None else None
+        approach = card.follow_ups[item.index].approach
+        return [ApproachShown(item=item, approach=approach, answered=line.strip(), check=check)]
 
     def _graded(self, line: str) -> list[Event]:
         grade = parse_grade(line)
+        if grade is None and not line.strip():
+            grade = self._step.proposed  # Enter takes the grade the key points earned
         item = self._step.follow_up
         assert item is not None  # the grade stage always names its item
         if grade is None:

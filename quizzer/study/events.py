@@ -26,6 +26,7 @@ from quizzer.study.results import AnswerChange, CardResult, DrillReport, Session
 
 if TYPE_CHECKING:
     from quizzer.answers import Verdict
+    from quizzer.answers.keypoints import FollowUpCheck
 
 # Events with four fields or more are built by keyword (kw_only): a positional
 # Judged(verdict, 1, True, 2) reads as nothing.
@@ -162,8 +163,15 @@ class FollowUpAsked(_OfFollowUp):
     """The drill's interviewer asks a follow-up (also the prompt of the answer line)."""
 
 
+@dataclass(frozen=True)
 class GradeAsked(_OfItem):
-    """The drill waits for the candidate to grade their follow-up answer."""
+    """Waiting for the learner to grade their follow-up answer.
+
+    ``proposed``: the grade its key points earned (Enter takes it), or None
+    when nothing was checked and the learner grades themself.
+    """
+
+    proposed: Grade | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -172,6 +180,8 @@ class ApproachShown(_OfItem):
 
     approach: str
     answered: str
+    #: The answer's key points covered and missed (None: nothing typed, or no key points).
+    check: FollowUpCheck | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

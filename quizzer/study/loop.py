@@ -66,6 +66,8 @@ from quizzer.study.events import (
     SessionFinished,
     parse_grade,
 )
+from quizzer.study.follow_ups import FollowUpChecks, proposed_grade
+from quizzer.study.items import GRADE_KEYS_HELP
 from quizzer.study.protocols import (
     Fingerprints,
     Progress,
@@ -197,6 +199,7 @@ class _Loop:
         self.card_started_at: datetime | None = None
         self.setting_aside: str | None = None  # /suspend or /bury of the card going on
         self.returning: set[str] = set()  # cards rated Again, back until out of their steps
+        self.checks = FollowUpChecks()  # a quiz's follow-up answers, on their key points
 
     def run(self) -> EndReason:
         try:
@@ -389,16 +392,10 @@ class _Loop:
             self._menu(card)
             return
         if self.options.follow_ups and card.follow_ups:
-            if not self.options.interactive:
+            if self.options.interactive:
+                self._follow_ups(card)
+            else:
                 self.show(FollowUpsListed(card))
-            try:
-                for index, follow in enumerate(card.follow_ups if self.options.interactive else []):
-                    item = FollowUpId(card.id, index)
-                    self.show(QuestionShown(card, item, follow))
-                    self._ask(functools.partial(ApproachAsked, item))
-                    self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
-            except _SkipFollowUps:
-                self.show(Notice("follow-ups skipped"))
         if self.options.closing:
             self.show(ClosingSections(card))
 
@@ -428,14 +425,36 @@ class _Loop:
                 self.show(SectionShown(card, field))
 
     def _follow_ups(self, card: Card) -> None:
+        """Each follow-up in turn: the question, the learner's answer, then the approach.
+
+        A typed answer is checked on the follow-up's key points, and the grade they
+        earn is proposed and saved as the follow-up's review (as a drill saves it).
+        """
         try:
             for index, follow in enumerate(card.follow_ups):
                 item = FollowUpId(card.id, index)
                 self.show(QuestionShown(card, item, follow))
-                self._ask(functools.partial(ApproachAsked, item))
-                self.show(ApproachShown(item=item, approach=follow.approach, answered=""))
+                asked_at = self.clock()
+                answered = self._ask(functools.partial(ApproachAsked, item))
+                check = self.checks.check(card, index, answered)
+                self.show(
+                    ApproachShown(item=item, approach=follow.approach, answered="", check=check)
+                )
+                if check is not None:
+                    self._grade_follow_up(item, proposed_grade(check), asked_at)
         except _SkipFollowUps:
             self.show(Notice("follow-ups skipped"))
+
+    def _grade_follow_up(self, item: FollowUpId, proposed: Grade, asked_at: datetime) -> None:
+        """The grade a checked answer earned: Enter takes it, a key changes it."""
+        while True:
+            line = self._ask(functools.partial(GradeAsked, item, proposed))
+            grade = parse_grade(line) if line.strip() else proposed
+            if grade is not None:
+                break
+            self.show(Notice(f"Enter takes {proposed.label}, or {GRADE_KEYS_HELP}"))
+        ms = max(0, int((self.clock() - asked_at).total_seconds() * 1000))
+        self._handle([FollowUpGraded(item=item, grade=grade, ms=ms)])
 
     def _offer_rating(self, finished: _Finished) -> None:
         """Show the grade saved (in a terminal, with a key to change it)."""

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quizzer.cards.sections import Depth, Kind, Section, citation, sections_to
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import (
     GAP_STYLE,
     bullets,
@@ -38,8 +38,8 @@ KIND_STYLES: dict[Kind, str] = {
 FIELD_STYLES = {"limitations": "yellow", "used_in": "green", "red_flags": "red"}
 
 
-class TeachingOutput(Output):
-    """Printing a card's teaching sections."""
+class CardView(View):
+    """The screen of ``show``: a whole card."""
 
     def teaching(self, card: Card, depth: Depth) -> None:
         """Every section of ``card`` that a view of ``depth`` shows, in reading order."""
@@ -47,10 +47,6 @@ class TeachingOutput(Output):
             # Not cropped: a source's address is one long line the terminal wraps,
             # so it stays whole and clickable (see sources_body).
             self.out.print(renderable, crop=False)
-
-
-class CardScreen(TeachingOutput):
-    """The screen of ``show``."""
 
     def card(self, loaded: LoadedCard) -> None:
         """The whole card: prompt with numbered gaps, blanks, then every section."""
@@ -61,7 +57,7 @@ class CardScreen(TeachingOutput):
         if card.symbols:
             self.out.print(symbols_table(card))
         self.teaching(card, Depth.REFERENCE)
-        self.note(f"from {loaded.path}")
+        self.output.note(f"from {loaded.path}")
 
 
 def blanks_table(card: Card) -> Table:

@@ -2,8 +2,8 @@
 
 :class:`Output` wraps one console for standard output and one for standard
 error, so tests can render into a string and the command line can honour
-``NO_COLOR`` / ``--no-color``. The screens in this package (card, session,
-drill, ...) are mixins on top of it; :class:`quizzer.ui.screen.Screen` joins them.
+``NO_COLOR`` / ``--no-color``. The views in this package (card, session,
+drill, ...) draw on it; :class:`quizzer.ui.screen.Screen` is one that holds them all.
 """
 
 from __future__ import annotations
@@ -127,6 +127,32 @@ def _leave_signals_to_python(readline: ModuleType) -> None:
         pass
 
 
+#: What leads the key banner; its other lines are indented to match.
+_KEYS_LEAD = "Keys: "
+
+
+def key_lines(text: str, width: int) -> list[str]:
+    """``Keys: ? hint · ! reveal · ...`` in lines of at most ``width`` columns (issue 24).
+
+    The items of ``text`` (joined by `` · ``) are packed greedily; a line breaks
+    only between two items, so no key is cut from what it does. An item wider
+    than the screen has a line of its own (the terminal wraps it).
+    """
+    from rich.cells import cell_len
+
+    indent = " " * len(_KEYS_LEAD)
+    lines: list[str] = []
+    line = ""
+    for item in text.split(" · "):
+        joined = f"{line} · {item}" if line else item
+        if line and cell_len(((lines and indent) or _KEYS_LEAD) + joined) > width:
+            lines.append(line)
+            joined = item
+        line = joined
+    lines.append(line)
+    return [(indent if number else _KEYS_LEAD) + line for number, line in enumerate(lines)]
+
+
 class _Console(Console):
     """Rich's console, except that a reader who left early is no failure.
 
@@ -219,8 +245,9 @@ class Output:
         self.err.print(Text(message, style=style), soft_wrap=True)
 
     def keys_help(self, text: str) -> None:
-        """The dim line that lists a session's keys."""
-        self.out.print(Text(f"Keys: {text}", style="dim"), soft_wrap=True)
+        """The dim lines that list a session's keys, broken between keys, never inside one."""
+        for line in key_lines(text, self.out.width):
+            self.out.print(Text(line, style="dim"), soft_wrap=True)
 
     def ask_key(self, prompt: str, keys: str) -> str:
         """Read one key in a terminal: one of ``keys`` acts at once, without Enter.

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -12,7 +11,8 @@ from rich.text import Text
 
 from quizzer.cards.sections import Depth, sections_to
 from quizzer.ui.card import section_body, section_style
-from quizzer.ui.session import SessionScreen
+from quizzer.ui.follow_ups import key_points_checked
+from quizzer.ui.view import View
 from quizzer.ui.widgets import (
     bullets,
     card_heading,
@@ -33,17 +33,9 @@ if TYPE_CHECKING:
     from quizzer.study import events as flow
 
 
-class DrillScreen(SessionScreen):
-    """The screen of ``drill``: a session's screen with a clock and an interviewer."""
-
-    def drill_event(self, event: flow.Event) -> None:
-        """Show one thing that happened in a drill."""
-        show = _drill_views().get(type(event))
-        if show is not None:
-            show(self, event)
-        else:
-            # Not a drill event, so one of the session's that a drill reuses.
-            self.session_event(event)
+class DrillView(View):
+    """What ``drill`` shows of its own: a clock, an interviewer, a report; the blanks and
+    verdicts are the session's."""
 
     def drill_card_started(self, event: flow.DrillCardStarted) -> None:
         """A rule with the clock and the target time, then the card's heading."""
@@ -71,6 +63,8 @@ class DrillScreen(SessionScreen):
     def drill_approach_shown(self, event: flow.ApproachShown) -> None:
         if event.answered:
             self.out.print(Text.assemble(("you said: ", "dim"), visible(event.answered)))
+        if event.check is not None:
+            self.out.print(key_points_checked(event.check))
         self.out.print(section_panel("A strong answer", markdown(event.approach), "green"))
 
     def red_flags_shown(self, event: flow.RedFlagsShown) -> None:
@@ -90,9 +84,6 @@ class DrillScreen(SessionScreen):
         else:
             what = f"{event.item}: next review {later}"
         self.out.print(Text.assemble((what, "dim"), (f" ({event.grade.label})", "dim")))
-
-    def drill_finished(self, event: flow.DrillFinished) -> None:
-        self.drill_report(event.report)
 
     def drill_report(self, report: drill.DrillReport) -> None:
         """One row per card, the totals, the topics to revise and a cheat sheet."""
@@ -179,24 +170,3 @@ def cheat_sheet(missed: Sequence[drill.DrillCard]) -> RenderableType:
                 parts += [Text(section.title, style=section_style(section)), body]
         parts.append(Text())
     return Group(*parts[:-1])
-
-
-@functools.cache
-def _drill_views() -> dict[type, Callable[[DrillScreen, flow.Event], None]]:
-    """Which method shows each drill event; the rest are a session's (see drill_event)."""
-    from quizzer.study import events as flow
-
-    def ignore(screen: DrillScreen, event: flow.Event) -> None:
-        """The grade's schedule line follows (Scheduled)."""
-
-    views: dict[type, Callable[..., None]] = {
-        flow.DrillCardStarted: DrillScreen.drill_card_started,
-        flow.CardFinished: DrillScreen.drill_card_finished,
-        flow.FollowUpAsked: DrillScreen.follow_up_asked,
-        flow.ApproachShown: DrillScreen.drill_approach_shown,
-        flow.RedFlagsShown: DrillScreen.red_flags_shown,
-        flow.Scheduled: DrillScreen.drill_scheduled,
-        flow.DrillFinished: DrillScreen.drill_finished,
-        flow.FollowUpGraded: ignore,
-    }
-    return views

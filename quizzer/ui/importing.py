@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import counted
 
 if TYPE_CHECKING:
     from quizzer.app.importing import AnkiImport
 
 
-class ImportScreen(Output):
+class ImportView(View):
     """The screen of ``import anki``."""
 
     def anki_import(self, result: AnkiImport) -> None:
@@ -22,13 +22,15 @@ class ImportScreen(Output):
             parts.append(f"{result.unchanged} unchanged")
         self.out.print(f"{', '.join(parts)} in {result.folder}", soft_wrap=True)
         if result.edited:
-            self.note(f"left {counted(result.edited, 'edited card')} alone")
+            self.output.note(f"left {counted(result.edited, 'edited card')} alone")
         others = [s for s in result.skipped if not s.reason.endswith("left alone")]
         for skipped in others:
             about = f' "{skipped.about}"' if skipped.about else ""
-            self.warning(f"skipped note{about} ({skipped.note}): {skipped.reason}")
+            self.output.warning(f"skipped note{about} ({skipped.note}): {skipped.reason}")
         if result.reviews_imported:
-            self.note(f"{counted(result.reviews_imported, 'Anki review')} added to your progress")
+            reviews = counted(result.reviews_imported, "Anki review")
+            self.output.note(f"{reviews} added to your progress")
         if result.media_skipped:
-            self.note(f"{counted(result.media_skipped, 'media file')} not copied")
-        self.note(f"next: quizzer validate {result.folder}  ·  quizzer quiz --deck {result.folder}")
+            self.output.note(f"{counted(result.media_skipped, 'media file')} not copied")
+        folder = result.folder
+        self.output.note(f"next: quizzer validate {folder}  ·  quizzer quiz --deck {folder}")

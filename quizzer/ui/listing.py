@@ -6,14 +6,15 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from quizzer.ui.console import Output, visible
+from quizzer.ui.console import visible
+from quizzer.ui.view import View
 from quizzer.ui.widgets import counted, crop
 
 if TYPE_CHECKING:
     from quizzer.cards.deck import LoadedCard
 
 
-class ListingScreen(Output):
+class ListingView(View):
     """The screen of ``list``."""
 
     def card_list(
@@ -73,4 +74,4 @@ class ListingScreen(Output):
         stream = self.out.file
         stream.write("\n".join(lines) + ("\n" if lines else ""))
         stream.flush()
-        self.note(counted(len(cards), "card"))
+        self.output.note(counted(len(cards), "card"))

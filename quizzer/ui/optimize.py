@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import counted
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from quizzer.progress.parameters import SavedParameters
 
 
-class OptimizeScreen(Output):
+class OptimizeView(View):
     """The screen of ``optimize``."""
 
     def optimized(self, report: OptimizeReport) -> None:
@@ -43,7 +43,7 @@ class OptimizeScreen(Output):
         self.out.print(table)
         self.out.print("parameters " + " ".join(f"{w:.4f}" for w in fit.parameters))
         if report.saved:
-            self.note(
+            self.output.note(
                 f"saved; {counted(report.rescheduled, 'card')} rescheduled for"
                 f" {report.desired_retention:.0%} recall (lower figures predict better)"
             )

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import counted
 
 if TYPE_CHECKING:
     from quizzer.cards.deck import Problem
 
 
-class ProblemsScreen(Output):
+class ProblemsView(View):
     """The screen of ``validate``."""
 
     def problems(self, problems: Iterable[Problem]) -> None:
@@ -32,7 +32,7 @@ class ProblemsScreen(Output):
         """How many cards were checked and what was found."""
         noun = "card" if cards == 1 else "cards"
         if errors == 0 and warnings == 0:
-            self.err.print(Text(f"✓ {cards} {noun} checked, no problems", style="green"))
+            self.output.err.print(Text(f"✓ {cards} {noun} checked, no problems", style="green"))
             return
         parts = []
         if errors:
@@ -40,4 +40,4 @@ class ProblemsScreen(Output):
         if warnings:
             parts.append(counted(warnings, "warning"))
         style = "red" if errors else "yellow"
-        self.err.print(Text(f"{cards} {noun} checked: {', '.join(parts)}", style=style))
+        self.output.err.print(Text(f"{cards} {noun} checked: {', '.join(parts)}", style=style))

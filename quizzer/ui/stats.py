@@ -11,7 +11,7 @@ from rich.text import Text
 
 from quizzer.progress.calendar import CALENDAR_WEEKS, calendar_start
 from quizzer.ui.charts import calendar_heatmap, forecast_bars, retention_by_month, workload
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import (
     counted,
     percent,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from quizzer.progress.store import Attempt
 
 
-class StatsScreen(Output):
+class StatsView(View):
     """The screens of ``stats`` and ``stats CARD``."""
 
     def report(self, report: stats.Report, path: str, now: datetime) -> None:
@@ -66,7 +66,7 @@ class StatsScreen(Output):
         if report.weakest:
             rows = [(w.card_id, str(w.lapses), percent(w.retrievability)) for w in report.weakest]
             self._ranking("Weakest cards", ("card", "cyan"), ("lapses", "recall now"), rows)
-        self.note(f"progress in {path}")
+        self.output.note(f"progress in {path}")
 
     def _ranking(
         self,

@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from quizzer.ui.console import Output
+from quizzer.ui.view import View
 from quizzer.ui.widgets import visible
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ _METHODS = {
 }
 
 
-class VerdictScreen(Output):
+class VerdictView(View):
     """The screen of ``check``."""
 
     def verdicts(self, card: Card, verdicts: Sequence[Verdict]) -> None:
@@ -37,7 +37,7 @@ class VerdictScreen(Output):
             self.out.print(verdict_text(verdict, numbers.get(verdict.blank, 0), show_method=True))
         right = sum(v.correct for v in verdicts)
         style = "green" if right == len(verdicts) else "yellow"
-        self.note_styled(f"{right} of {len(verdicts)} blanks right", style)
+        self.output.note_styled(f"{right} of {len(verdicts)} blanks right", style)
 
 
 #: The most of a typed answer the verdict repeats (about two lines at 80 columns).
