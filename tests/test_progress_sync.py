@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fsrs import Rating
+from fsrs.scheduler import DEFAULT_PARAMETERS
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -17,20 +18,34 @@ from typer.testing import CliRunner
 
 from quizzer.cli import app
 from quizzer.progress import schedule
+from quizzer.progress.flags import NOT_FLAGGED, bury, card_flags, set_suspended
+from quizzer.progress.parameters import save_parameters, saved_parameters
+from quizzer.progress.settings import SYNC_DIR, saved_settings, write_setting
 from quizzer.progress.store import Attempt, Store
 from quizzer.progress.sync import device_id, sync
-from quizzer.progress.sync_files import SUFFIX, read_file
+from quizzer.progress.sync_files import SUFFIX, SYNC_VERSION, read_file
 from quizzer.study.items import Grade
 from quizzer.study.recording import SessionProgress
 
 START = datetime(2026, 1, 1, 9, tzinfo=timezone.utc)
 CARDS = ("attention", "softmax", "bayes")
+#: When the single cases sync: after everything they study.
+LATER = START + timedelta(days=60)
 
 
-def study(store: Store, card: str, grade: int, at: datetime, *, override: bool = False) -> None:
+def study(
+    store: Store,
+    card: str,
+    grade: int,
+    at: datetime,
+    *,
+    override: bool = False,
+    revealed: bool = False,
+) -> None:
     """One card studied: a (wrong or right) attempt and a review, as a session saves them."""
     progress = SessionProgress(store, schedule.make_scheduler(), "review", at)
-    progress.record_attempt(Attempt(card, "x", "y", grade > 1, 1, 0, 1200, at))
+    correct = grade > 1 and not revealed
+    progress.record_attempt(Attempt(card, "x", "y", correct, 1, 0, 1200, at, revealed=revealed))
     if override:
         progress.record_override(card, "x", 1)
     progress.save_rating(card, Grade(grade), at, 1200)
@@ -43,13 +58,41 @@ def history(store: Store) -> dict[str, object]:
         (a.card_id, a.blank, a.given, a.correct, a.try_number, a.ms, a.at, a.overridden)
         for a in store.each_attempt()
     )
+    marks = sorted(store.connection.execute("SELECT card_id, at, revealed, undone FROM attempts"))
     reviews = sorted((r.card_id, r.rating, r.at) for r in store.each_review())
     return {
         "attempts": attempts,
+        "marks": marks,
         "reviews": reviews,
         "schedule": store.fsrs_cards(),
         "sessions": store.session_count(),
+        **set_aside_and_settings(store),
     }
+
+
+def set_aside_and_settings(store: Store) -> dict[str, object]:
+    """What a learner chose rather than did: flags, settings, fitted parameters."""
+    flags = {card: f for card, f in card_flags(store).items() if f != NOT_FLAGGED}
+    chosen = {k: v for k, v in saved_settings(store).items() if k != SYNC_DIR}
+    return {"flags": flags, "settings": chosen, "parameters": saved_parameters(store)}
+
+
+def fit(store: Store, factor: float, at: datetime) -> None:
+    """As `optimize` saves a fit (FSRS's defaults, the first weight scaled)."""
+    weights = [float(w) for w in DEFAULT_PARAMETERS]
+    weights[0] *= factor
+    with store.writing() as db:
+        save_parameters(db, weights, at, 100, None)
+
+
+SETTINGS = (
+    ("desired_retention", "0.8"),
+    ("desired_retention", "0.95"),
+    ("learning_steps", "1h"),
+    ("learning_steps", "5m 30m"),
+    ("relearning_steps", ""),
+    ("new_per_day", "7"),
+)
 
 
 class SyncMachine(RuleBasedStateMachine):
@@ -77,11 +120,49 @@ class SyncMachine(RuleBasedStateMachine):
         card=st.sampled_from(CARDS),
         grade=st.integers(1, 4),
         override=st.booleans(),
+        revealed=st.booleans(),
     )
-    def study_a_card(self, device: int, card: str, grade: int, override: bool) -> None:
+    def study_a_card(
+        self, device: int, card: str, grade: int, override: bool, revealed: bool
+    ) -> None:
         store = self.stores[device % len(self.stores)]
         at = self.tick()
-        study(store, card, grade, at, override=override and grade == 1)
+        revealed = revealed and grade == 1
+        study(
+            store,
+            card,
+            grade,
+            at,
+            override=override and grade == 1 and not revealed,
+            revealed=revealed,
+        )
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), grade=st.integers(1, 4))
+    def undo_in_a_session(self, device: int, card: str, grade: int) -> None:
+        """`/undo`: the review taken back, the card's attempts kept and marked undone."""
+        store = self.stores[device % len(self.stores)]
+        at = self.tick()
+        progress = SessionProgress(store, schedule.make_scheduler(), "review", at)
+        progress.record_attempt(Attempt(card, "x", "u", grade > 1, 1, 0, 900, at))
+        progress.save_rating(card, Grade(grade), at, 900)
+        progress.undo_review(card, at)
+        progress.end(at)
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), suspended=st.booleans())
+    def suspend(self, device: int, card: str, suspended: bool) -> None:
+        set_suspended(self.stores[device % len(self.stores)], [card], suspended)
+
+    @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS))
+    def bury_a_card(self, device: int, card: str) -> None:
+        bury(self.stores[device % len(self.stores)], card, self.tick())
+
+    @rule(device=st.integers(0, 2), setting=st.sampled_from(SETTINGS))
+    def configure(self, device: int, setting: tuple[str, str]) -> None:
+        write_setting(self.stores[device % len(self.stores)], *setting)
+
+    @rule(device=st.integers(0, 2), factor=st.sampled_from((0.5, 2.0, 3.0)))
+    def optimize(self, device: int, factor: float) -> None:
+        fit(self.stores[device % len(self.stores)], factor, self.tick())
 
     @rule(device=st.integers(0, 2), card=st.sampled_from(CARDS), grade=st.integers(1, 4))
     def change_a_rating(self, device: int, card: str, grade: int) -> None:
@@ -111,7 +192,7 @@ class SyncMachine(RuleBasedStateMachine):
     @rule(device=st.integers(0, 2))
     def sync_one(self, device: int) -> None:
         store = self.stores[device % len(self.stores)]
-        sync(store, self.folder, schedule.make_scheduler())
+        sync(store, self.folder, now=self.tick())
 
     @rule(device=st.integers(0, 2))
     def cut_a_file_short(self, device: int) -> None:
@@ -123,7 +204,7 @@ class SyncMachine(RuleBasedStateMachine):
             path = files[device % len(files)]
             data = path.read_bytes()
             path.write_bytes(data[: max(1, len(data) - 17)])
-            sync(reader, self.folder, schedule.make_scheduler())
+            sync(reader, self.folder, now=self.tick())
             path.write_bytes(data)  # the rest arrives
 
     @rule(device=st.integers(0, 2))
@@ -144,13 +225,13 @@ class SyncMachine(RuleBasedStateMachine):
             if self.stores:
                 for _ in range(2):
                     for store in self.stores:
-                        sync(store, self.folder, schedule.make_scheduler())
+                        sync(store, self.folder, now=self.tick())
                 first = history(self.stores[0])
                 for store in self.stores[1:]:
                     assert history(store) == first
                 # Once converged, syncing again sends and receives nothing.
                 for store in self.stores:
-                    again = sync(store, self.folder, schedule.make_scheduler())
+                    again = sync(store, self.folder, now=self.tick())
                     assert (again.sent, again.received) == (0, 0)
         finally:
             for store in self.stores:
@@ -186,7 +267,7 @@ def test_the_same_card_studied_apart_ends_with_one_schedule(two) -> None:
     study(b, "attention", 1, START + timedelta(hours=1))
     study(a, "attention", 4, START + timedelta(days=3))
     for store in (a, b, a):
-        sync(store, folder, schedule.make_scheduler())
+        sync(store, folder, now=LATER)
     assert history(a) == history(b)
     assert [r.rating for r in sorted(a.each_review(), key=lambda r: r.at)] == [3, 1, 4]
     # The schedule is what FSRS makes of the three reviews in time order.
@@ -197,24 +278,24 @@ def test_the_same_card_studied_apart_ends_with_one_schedule(two) -> None:
 def test_sync_counts_what_it_sends_and_receives(two) -> None:
     a, b, folder = two
     study(a, "attention", 3, START)
-    first = sync(a, folder, schedule.make_scheduler())
+    first = sync(a, folder, now=LATER)
     assert first.sent == 3  # the session, the attempt, the review
     assert first.received == 0
-    second = sync(b, folder, schedule.make_scheduler())
+    second = sync(b, folder, now=LATER)
     assert (second.sent, second.received, second.devices) == (0, 3, 2)
-    assert sync(b, folder, schedule.make_scheduler()).received == 0
+    assert sync(b, folder, now=LATER).received == 0
 
 
 def test_a_partial_last_line_waits_for_the_next_sync(two) -> None:
     a, b, folder = two
     study(a, "attention", 3, START)
-    sync(a, folder, schedule.make_scheduler())
+    sync(a, folder, now=LATER)
     path = next(folder.glob(f"*{SUFFIX}"))
     whole = path.read_bytes()
     path.write_bytes(whole[:-5])
-    assert sync(b, folder, schedule.make_scheduler()).received == 2
+    assert sync(b, folder, now=LATER).received == 2
     path.write_bytes(whole)
-    assert sync(b, folder, schedule.make_scheduler()).received == 1
+    assert sync(b, folder, now=LATER).received == 1
     assert history(a) == history(b)
 
 
@@ -234,10 +315,10 @@ def test_a_kill_mid_write_loses_nothing(two, monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(module, "append", killed)
     with pytest.raises(KeyboardInterrupt):
-        sync(a, folder, schedule.make_scheduler())
+        sync(a, folder, now=LATER)
     monkeypatch.setattr(module, "append", real)
-    assert sync(a, folder, schedule.make_scheduler()).sent == 3
-    assert sync(b, folder, schedule.make_scheduler()).received == 3
+    assert sync(a, folder, now=LATER).sent == 3
+    assert sync(b, folder, now=LATER).received == 3
     assert history(a) == history(b)
     assert any("damaged" in p for p in read_problems(folder))
 
@@ -249,13 +330,13 @@ def read_problems(folder: Path) -> list[str]:
 def test_a_newer_format_is_refused_with_a_message(two) -> None:
     a, _, folder = two
     (folder / "future.jsonl").write_text(
-        json.dumps({"format": "quizzer-sync", "version": 2, "device": "f"})
+        json.dumps({"format": "quizzer-sync", "version": SYNC_VERSION + 1, "device": "f"})
         + "\n"
         + json.dumps({"id": "x", "kind": "attempt"})
         + "\n"
     )
     heard: list[str] = []
-    result = sync(a, folder, schedule.make_scheduler(), on_problem=heard.append)
+    result = sync(a, folder, now=LATER, on_problem=heard.append)
     assert result.received == 0
     assert any("newer quizzer" in line and "future.jsonl" in line for line in heard)
 
@@ -263,11 +344,11 @@ def test_a_newer_format_is_refused_with_a_message(two) -> None:
 def test_an_edited_entry_is_skipped(two) -> None:
     a, b, folder = two
     study(a, "attention", 3, START)
-    sync(a, folder, schedule.make_scheduler())
+    sync(a, folder, now=LATER)
     path = next(folder.glob(f"*{SUFFIX}"))
     path.write_text(path.read_text().replace('"given":"y"', '"given":"z"'))
     heard: list[str] = []
-    assert sync(b, folder, schedule.make_scheduler(), on_problem=heard.append).received == 2
+    assert sync(b, folder, now=LATER, on_problem=heard.append).received == 2
     assert any("damaged entry" in line for line in heard)
 
 
@@ -275,11 +356,11 @@ def test_a_reset_card_is_reset_everywhere(two) -> None:
     a, b, folder = two
     study(a, "attention", 3, START)
     study(a, "softmax", 3, START)
-    sync(a, folder, schedule.make_scheduler())
-    sync(b, folder, schedule.make_scheduler())
+    sync(a, folder, now=LATER)
+    sync(b, folder, now=LATER)
     b.reset("attention")
-    sync(b, folder, schedule.make_scheduler())
-    sync(a, folder, schedule.make_scheduler())
+    sync(b, folder, now=LATER)
+    sync(a, folder, now=LATER)
     assert "attention" not in a.fsrs_cards()
     assert history(a) == history(b)
 
@@ -334,7 +415,7 @@ def test_sync_git_through_a_bare_repository(tmp_path: Path) -> None:
     # A plain sync into the clone leaves its file changed: --git commits it before pulling.
     with Store.open(tmp_path / "a.db") as store:
         study(store, "softmax", 4, START + timedelta(hours=5))
-        sync(store, clones[0], schedule.make_scheduler())
+        sync(store, clones[0], now=LATER)
     for clone, db in ((clones[0], "a.db"), (clones[1], "b.db"), (clones[0], "a.db")):
         result = runner.invoke(app, ["sync", "--git", str(clone), "--db", str(tmp_path / db)])
         assert result.exit_code == 0, result.output
@@ -358,15 +439,15 @@ def test_a_file_replaced_under_its_name_is_read_again(two, tmp_path: Path) -> No
     """Merged files are read from where the last sync stopped, unless they changed under it."""
     a, b, folder = two
     study(a, "attention", 3, START)
-    sync(a, folder, schedule.make_scheduler())
-    sync(b, folder, schedule.make_scheduler())
+    sync(a, folder, now=LATER)
+    sync(b, folder, now=LATER)
     path = next(p for p in folder.glob(f"*{SUFFIX}") if p.stat().st_size > 100)
     with Store.open(tmp_path / "c.db") as c:
         study(c, "softmax", 3, START)
-        sync(c, folder, schedule.make_scheduler())
+        sync(c, folder, now=LATER)
         own = folder / f"{device_id(c)}{SUFFIX}"
         path.write_bytes(own.read_bytes())  # a different file now has the old one's name
-    assert sync(b, folder, schedule.make_scheduler()).received == 3
+    assert sync(b, folder, now=LATER).received == 3
     assert "softmax" in b.fsrs_cards()
 
 
@@ -383,8 +464,9 @@ def test_a_sync_killed_at_any_moment_loses_and_doubles_nothing(tmp_path: Path) -
             study(a, CARDS[n % 3], 1 + n % 4, START + timedelta(hours=n))
     script = (
         "import sys; from pathlib import Path; from quizzer.progress.store import Store;"
-        "from quizzer.progress import schedule; from quizzer.progress.sync import sync;"
-        "s = Store.open(Path(sys.argv[1])); sync(s, Path(sys.argv[2]), schedule.make_scheduler())"
+        "from datetime import datetime, timezone; from quizzer.progress.sync import sync;"
+        "s = Store.open(Path(sys.argv[1]));"
+        "sync(s, Path(sys.argv[2]), now=datetime.now(timezone.utc))"
     )
     for delay in (0.05, 0.2, 0.6):
         child = subprocess.Popen(
@@ -396,7 +478,7 @@ def test_a_sync_killed_at_any_moment_loses_and_doubles_nothing(tmp_path: Path) -
         child.wait()
     with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
         for store in (a, b, a, b):
-            sync(store, folder, schedule.make_scheduler())
+            sync(store, folder, now=LATER)
         assert history(a) == history(b)
         assert len(list(b.each_review())) == 60
         assert len(list(b.each_attempt())) == 60
@@ -415,7 +497,7 @@ def test_study_commands_sync_at_start_and_end(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     # At the start it sent the earlier study; at the end, this quiz.
     with Store.open(tmp_path / "b.db") as b:
-        sync(b, folder, schedule.make_scheduler())
+        sync(b, folder, now=LATER)
         assert len(b.attempts("attention")) == 3
     missing = runner.invoke(
         app,

@@ -69,7 +69,30 @@ def change_setting(workspace: Workspace, name: str, text: str) -> Settings:
 
 def check_setting_name(name: str) -> None:
     """Refuse a name that is not a setting, with one line naming those there are."""
-    from quizzer.progress.settings import NAMES, parse_value
+    from quizzer.progress.settings import NAMES, SYNC_DIR, parse_value
 
-    if name not in NAMES:
+    if name not in NAMES and name != SYNC_DIR:
         parse_value(name, "")
+
+
+def sync_dir(workspace: Workspace) -> str:
+    """The folder study commands sync through (``""``: none), as ``config sync_dir`` saved it."""
+    from quizzer.progress.settings import read_sync_dir
+
+    with workspace.existing_progress() as store:
+        return read_sync_dir(store)
+
+
+def change_sync_dir(workspace: Workspace, text: str) -> str:
+    """Save the sync folder (``""`` turns automatic sync off); returns it as saved.
+
+    Raises:
+        SettingError: not a folder's path, before any file is created.
+    """
+    from quizzer.progress.settings import parse_sync_dir, write_sync_dir
+
+    if not parse_sync_dir(text):
+        with workspace.existing_progress() as store:
+            return "" if store is None else write_sync_dir(store, "")
+    with workspace.open_progress() as store:
+        return write_sync_dir(store, text)

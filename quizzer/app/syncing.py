@@ -28,13 +28,12 @@ def sync(workspace: Workspace, folder: Path, *, git: bool = False) -> SyncResult
     Raises:
         QuizzerError: the folder is unusable, or (``git``) a git step failed.
     """
-    from quizzer.progress.schedule import make_scheduler
     from quizzer.progress.sync import sync as sync_folder
 
     if git:
         _git_pull(folder)
     with workspace.open_progress() as store:
-        result = sync_folder(store, folder, make_scheduler())
+        result = sync_folder(store, folder, now=workspace.clock())
     if git:
         _git_push(folder, result.device)
     return result
@@ -126,14 +125,24 @@ def _git_push(folder: Path, device: str) -> None:
 
 
 #: How long a study command waits for its sync at start and at end before going on without it.
-AUTO_SYNC_SECONDS = 10
-#: Where automatic sync finds its folder until `quizzer config sync_dir` keeps it.
+AUTO_SYNC_SECONDS = 5
+#: A folder for automatic sync that wins over ``quizzer config sync_dir`` (one shell, a test).
 SYNC_DIR_ENV = "QUIZZER_SYNC_DIR"
 
 
 def configured_sync_dir(workspace: Workspace) -> Path | None:
-    """The folder every study command syncs through, if the learner chose one."""
+    """The folder every study command syncs through, if the learner chose one.
+
+    QUIZZER_SYNC_DIR when set and not empty, else ``quizzer config sync_dir``.
+    """
     text = workspace.environ.get(SYNC_DIR_ENV, "").strip()
+    if not text:
+        from quizzer.app.habits import sync_dir
+
+        try:
+            text = sync_dir(workspace)
+        except QuizzerError:
+            return None  # a progress database that cannot be read: the session says so
     return Path(text).expanduser() if text else None
 
 

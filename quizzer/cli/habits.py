@@ -61,17 +61,27 @@ def config(
     """Read or change a setting, kept in the progress database (it travels with backups).
 
     desired_retention (0.70-0.99, default 0.9), new_per_day (default 20),
-    learning_steps (default '1m 10m'), relearning_steps (default '10m').
+    learning_steps (default '1m 10m'), relearning_steps (default '10m');
+    sync_dir (this machine only; default none): quiz, review and drill sync
+    through that folder at their start and end ('' turns it off).
     Examples: [bold]quizzer config[/bold], [bold]quizzer config new_per_day 10[/bold],
     [bold]quizzer config learning_steps '1m 10m 1h'[/bold]
     """
     from quizzer.app import habits
-    from quizzer.progress.settings import NAMES
+    from quizzer.progress.settings import NAMES, SYNC_DIR
 
     screen = screen_for(ctx)
     workspace = workspace_for(ctx, None, db)
     if key is not None:
         habits.check_setting_name(key)
+    if key == SYNC_DIR:
+        folder = habits.change_sync_dir(workspace, value) if value is not None else None
+        folder = habits.sync_dir(workspace) if folder is None else folder
+        if json:
+            screen.json({SYNC_DIR: folder})
+        else:
+            screen.line(f"{SYNC_DIR}  {folder}".rstrip())
+        return
     if key is not None and value is not None:
         settings = habits.change_setting(workspace, key, value)
     else:
@@ -79,10 +89,12 @@ def config(
     shown = settings.to_dict()
     if key is not None:
         shown = {key: shown[key]}
+    elif folder := habits.sync_dir(workspace):
+        shown[SYNC_DIR] = folder  # shown once chosen: unset, it is no setting of the learner's
     if json:
         screen.json(shown)
         return
-    width = max(len(name) for name in NAMES)
+    width = max(len(name) for name in (*NAMES, SYNC_DIR))
     for name, setting in shown.items():
         screen.line(f"{name.ljust(width)}  {setting}")
     if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here

@@ -156,3 +156,55 @@ def restorable(saved: Mapping[str, str]) -> list[tuple[str, str]]:
         except SettingError:
             continue
     return good
+
+
+# -- the sync folder: a setting of this machine only -----------------------------------------
+
+#: The folder every study command syncs through (``quizzer config sync_dir DIR``). Kept in
+#: the settings table, but no :class:`Settings` field: it is a path on this machine, so
+#: sync never sends it and a backup's copy is never restored on another machine.
+SYNC_DIR = "sync_dir"
+
+
+def parse_sync_dir(text: str) -> str:
+    """The folder as saved: ``""`` (none: no automatic sync) or an absolute path.
+
+    Raises:
+        SettingError: a path that names a file, or holds a line break.
+    """
+    from pathlib import Path
+
+    text = text.strip()
+    if not text:
+        return ""
+    if "\n" in text or "\r" in text or "\0" in text:
+        raise SettingError("sync_dir is one folder's path, on one line")
+    path = Path(text).expanduser().absolute()
+    if path.exists() and not path.is_dir():
+        raise SettingError(f"sync_dir is a folder, and {path} is a file")
+    return str(path)
+
+
+def read_sync_dir(store: Store | None) -> str:
+    """The saved sync folder, or ``""`` for none (nor any progress database)."""
+    if store is None:
+        return ""
+    row = store.connection.execute(
+        "SELECT value FROM settings WHERE key = ?", (SYNC_DIR,)
+    ).fetchone()
+    return str(row[0]) if row and isinstance(row[0], str) else ""
+
+
+def write_sync_dir(store: Store, text: str) -> str:
+    """Save (or, with ``""``, forget) the sync folder; returns it as saved."""
+    folder = parse_sync_dir(text)
+    with store.writing() as db:
+        if folder:
+            db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (SYNC_DIR, folder),
+            )
+        else:
+            db.execute("DELETE FROM settings WHERE key = ?", (SYNC_DIR,))
+    return folder

@@ -141,12 +141,15 @@ def lapses(reviews: Sequence[Review]) -> int:
     """Times a card was forgotten after it had first been reviewed.
 
     Args:
-        reviews: The card's reviews, oldest first.
+        reviews: The card's reviews, in any order (merged by ``quizzer sync``, rows
+            arrive out of time order).
 
     Returns:
-        How many reviews after the first were rated Again.
+        How many reviews after the earliest (the lowest rating first at one time)
+        were rated Again, as :meth:`Store.reviews_by_card` counts them.
     """
-    return sum(1 for item in reviews[1:] if item.rating == int(Rating.Again))
+    ordered = sorted(reviews, key=lambda item: (item.at, item.rating))
+    return sum(1 for item in ordered[1:] if item.rating == int(Rating.Again))
 
 
 def report(
@@ -239,10 +242,15 @@ def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime
         Its attempts, reviews, due time, recall now and lapses (None where never reviewed).
     """
     state = store.fsrs_card(card_id)
-    reviews = store.reviews(card_id)
+    # In time order, not row order: `quizzer sync` merges other devices' rows late, and
+    # every device shows the same history (ties: by what was answered).
+    reviews = sorted(store.reviews(card_id), key=lambda r: (r.at, r.rating))
+    attempts = sorted(
+        store.attempts(card_id), key=lambda a: (a.at, a.blank, a.try_number, a.given, a.correct)
+    )
     return CardHistory(
         card_id=card_id,
-        attempts=store.attempts(card_id),
+        attempts=attempts,
         reviews=reviews,
         due=due_time(state) if state else None,
         retrievability=schedule.retrievability(scheduler, card_id, state, now) if state else None,

@@ -465,27 +465,24 @@ class Store:
         return {str(card): (int(n), int(right)) for card, n, right, _ in rows if n}
 
     def reviews_by_card(self) -> dict[str, tuple[int, int]]:
-        """Each card's (reviews, lapses: rated Again after its first review), in SQLite."""
+        """Each card's (reviews, lapses: rated Again after its first review), in SQLite.
+
+        The first review is the earliest (the lowest rating first at one time),
+        not the first row: reviews merged by ``quizzer sync`` arrive out of order.
+        """
         every = self._read(
             f"SELECT card_id, sum({VALID_REVIEW_SQL}), sum({VALID_REVIEW_SQL} AND rating = 1),"
-            f" min(CASE WHEN {VALID_REVIEW_SQL} THEN id END), count(*) - sum({VALID_REVIEW_SQL})"
+            f" min(CASE WHEN {VALID_REVIEW_SQL} THEN at || ' ' || rating END),"
+            f" count(*) - sum({VALID_REVIEW_SQL})"
             " FROM reviews NOT INDEXED GROUP BY card_id"
         )
         for card, *_, damaged in every:
             if damaged:
                 self._damage(card, "history")
-        rows = [row[:4] for row in every if row[1]]
-        if not rows:
-            return {}
-        firsts = {
-            int(first)
-            for (first,) in self._read(
-                f"SELECT id FROM reviews WHERE rating = 1 AND id IN ({','.join('?' * len(rows))})",
-                tuple(row[3] for row in rows),
-            )
-        }
         return {
-            str(card): (int(n), int(again) - (first in firsts)) for card, n, again, first in rows
+            str(card): (int(n), int(again) - str(first).endswith(" 1"))
+            for card, n, again, first, _ in every
+            if n
         }
 
     def first_reviews_on(self, day: str) -> int:

@@ -8,15 +8,20 @@ content id (a hash of what it says), so merging is idempotent and
 order-free: an entry seen twice, in any file, in any order, counts once.
 
 Entries: ``session``, ``attempt`` and ``review`` (the fields of a progress
-backup, :mod:`quizzer.progress.backup`), ``override`` (an attempt counted
-right) and ``retract`` (a sent row changed or deleted since: a changed
-rating, ``/undo``, ``progress reset``; see :mod:`.sync_schema`). A retracted
-id is remembered, so the entry it names is never added again.
+backup, :mod:`quizzer.progress.backup`, and an attempt's ``revealed``),
+``override`` (an attempt counted right), ``undone`` (an attempt whose
+review ``/undo`` took back), ``retract`` (a sent row changed or deleted
+since: a changed rating, ``/undo``, ``progress reset``; see
+:mod:`.sync_schema`) and ``set`` (a setting, a suspension or burial, the
+fitted parameters: the newest change wins, see :mod:`.sync_registers`). A
+retracted id is remembered, so the entry it names is never added again.
 
 A card's schedule is not copied: after a sync, every card whose reviews
-changed is replayed, its reviews in time order through FSRS, with fuzz drawn
-from a seed made of the review itself, so every device that holds the same
-reviews computes the same due date.
+changed is replayed, its reviews in time order through FSRS with the
+learner's settings and fitted parameters as merged, with fuzz drawn from a
+seed made of the review itself, so every device that holds the same
+reviews and settings computes the same due date. When the merged settings
+or parameters change, every card is replayed.
 
 A line without its newline is a file still arriving (Syncthing and Dropbox
 deliver files in pieces): it is left for the next sync. A file from a newer
@@ -34,19 +39,21 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizzer.progress.stored import VALID_ATTEMPT_SQL, VALID_REVIEW_SQL, read_review_log, utc_time
-from quizzer.progress.sync_files import SUFFIX, SyncError, append, read_file, sync_files
+from quizzer.progress.sync_files import SyncError, append, own_file, read_file, sync_files
 from quizzer.progress.sync_ids import (
-    KINDS,
     attempt_id,
     override_id,
     retract_id,
     review_id,
     session_id,
+    undone_id,
 )
+from quizzer.progress.sync_registers import changes, merge_sets, scheduler_fingerprint
 
 if TYPE_CHECKING:
     from fsrs import Scheduler
@@ -92,6 +99,19 @@ def _session_ids(db: sqlite3.Connection) -> dict[int, str]:
     return {int(row): str(entry) for row, entry in rows}
 
 
+#: How many rows before this one say all the same (see :func:`.sync_ids._copy`); the
+#: by-card indexes find them.
+_ATTEMPT_COPY = (
+    "(SELECT count(*) FROM attempts AS o WHERE o.card_id = t.card_id AND o.at = t.at"
+    " AND o.blank = t.blank AND o.given = t.given AND o.try = t.try AND o.hints = t.hints"
+    " AND o.ms = t.ms AND o.id < t.id)"
+)
+_REVIEW_COPY = (
+    "(SELECT count(*) FROM reviews AS o WHERE o.card_id = t.card_id AND o.at = t.at"
+    " AND o.rating = t.rating AND o.review_log = t.review_log AND o.id < t.id)"
+)
+
+
 @dataclass
 class Outgoing:
     """Entries to append, and the rows they came from (recorded as seen once written)."""
@@ -105,8 +125,11 @@ class Outgoing:
         self.rows.append((entry["id"], table, row))
 
 
-def outgoing(db: sqlite3.Connection, device: str) -> Outgoing:
-    """Everything recorded here that no sync has sent yet, in the order it happened."""
+def outgoing(db: sqlite3.Connection, device: str, now: datetime) -> Outgoing:
+    """Everything recorded here that no sync has sent yet, in the order it happened.
+
+    ``now``: the time of a setting or flag found changed (their tables keep no time).
+    """
     out = Outgoing()
     fresh: set[str] = set()
 
@@ -135,12 +158,16 @@ def outgoing(db: sqlite3.Connection, device: str) -> Outgoing:
         entry["id"] = session_id(entry)
         sessions[row] = entry["id"]
         add(entry, "sessions", row)
-    for row, session, card, blank, given, correct, try_, hints, ms, at, overridden in _unsent(
+    undone_now: list[str] = []
+    for found in _unsent(
         db,
         "attempts",
-        "session_id, card_id, blank, given, correct, try, hints, ms, at, overridden",
+        "session_id, card_id, blank, given, correct, try, hints, ms, at, overridden,"
+        f" revealed, undone, {_ATTEMPT_COPY}",
         VALID_ATTEMPT_SQL,
     ):
+        row, session, card, blank, given, correct, try_, hints, ms, at, overridden = found[:11]
+        revealed, undone, copy = found[11:]
         entry = {
             "kind": "attempt",
             "session": sessions.get(session),
@@ -153,11 +180,19 @@ def outgoing(db: sqlite3.Connection, device: str) -> Outgoing:
             "ms": ms,
             "at": at,
             "overridden": bool(overridden),
+            "revealed": bool(revealed),
         }
+        if copy:
+            entry["copy"] = copy
         entry["id"] = attempt_id(entry)
         add(entry, "attempts", row)
-    for row, session, card, rating, log_text, at in _unsent(
-        db, "reviews", "session_id, card_id, rating, review_log, at", VALID_REVIEW_SQL
+        if undone:
+            undone_now.append(entry["id"])
+    for row, session, card, rating, log_text, at, copy in _unsent(
+        db,
+        "reviews",
+        f"session_id, card_id, rating, review_log, at, {_REVIEW_COPY}",
+        VALID_REVIEW_SQL,
     ):
         log = read_review_log(log_text)
         if log is None:
@@ -170,6 +205,8 @@ def outgoing(db: sqlite3.Connection, device: str) -> Outgoing:
             "review_log": dict(log),
             "at": at,
         }
+        if copy:
+            entry["copy"] = copy
         entry["id"] = review_id(entry)
         out.cards.add(card)
         add(entry, "reviews", row)
@@ -185,6 +222,15 @@ def outgoing(db: sqlite3.Connection, device: str) -> Outgoing:
                 None,
                 None,
             )
+    for (attempt,) in db.execute(
+        "SELECT s.id FROM attempts AS a JOIN sync_seen AS s ON s.tab = 'attempts' AND s.row = a.id"
+        " WHERE a.undone = 1"
+    ):
+        undone_now.append(attempt)
+    for attempt in undone_now:
+        add({"id": undone_id(attempt), "kind": "undone", "attempt": attempt}, None, None)
+    for entry in changes(db, device, now):
+        add(entry, None, None)
     return out
 
 
@@ -195,9 +241,12 @@ def merge(db: sqlite3.Connection, entries: Sequence[dict[str, Any]]) -> tuple[in
     """Add every entry this database has not seen; returns how many, and the cards touched.
 
     Retractions go first, so an entry and its retraction give the same result
-    in any order; an override waits (as seen) for the attempt it names.
+    in any order; an override or undone mark waits (as seen) for the attempt
+    it names; of the ``set`` entries, the newest per key wins.
     """
-    order = {kind: rank for rank, kind in enumerate(("retract", *KINDS[:4]))}
+    kinds = ("retract", "session", "attempt", "review", "override", "undone", "set")
+    order = {kind: rank for rank, kind in enumerate(kinds)}
+    sets: list[dict[str, Any]] = []
     received, cards = 0, set()
     unique = {e["id"]: e for e in entries}
     sessions = _session_ids(db)
@@ -223,7 +272,8 @@ def merge(db: sqlite3.Connection, entries: Sequence[dict[str, Any]]) -> tuple[in
             overridden = entry["overridden"] or _seen(db, override_id(entry["id"]))
             row = db.execute(
                 "INSERT INTO attempts (session_id, card_id, blank, given, correct, try, hints,"
-                " ms, at, overridden) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " ms, at, overridden, revealed, undone)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     session_rows.get(entry["session"]),
                     entry["card"],
@@ -235,6 +285,8 @@ def merge(db: sqlite3.Connection, entries: Sequence[dict[str, Any]]) -> tuple[in
                     entry["ms"],
                     entry["at"],
                     int(overridden),
+                    int(entry.get("revealed", False)),
+                    int(_seen(db, undone_id(entry["id"]))),
                 ),
             ).lastrowid
         elif kind == "review":
@@ -257,6 +309,14 @@ def merge(db: sqlite3.Connection, entries: Sequence[dict[str, Any]]) -> tuple[in
                 " sync_seen WHERE id = ? AND tab = 'attempts')",
                 (entry["attempt"],),
             )
+        elif kind == "undone":
+            db.execute(
+                "UPDATE attempts SET undone = 1 WHERE id = (SELECT row FROM"
+                " sync_seen WHERE id = ? AND tab = 'attempts')",
+                (entry["attempt"],),
+            )
+        elif kind == "set":
+            sets.append(entry)
         db.execute(
             "INSERT OR REPLACE INTO sync_seen (id, tab, row) VALUES (?, ?, ?)",
             (entry["id"], table, row),
@@ -265,6 +325,7 @@ def merge(db: sqlite3.Connection, entries: Sequence[dict[str, Any]]) -> tuple[in
         for table in ("attempts", "reviews"):
             db.execute(f"UPDATE {table} SET session_id = NULL WHERE session_id = ?", (session,))
         db.execute("DELETE FROM sessions WHERE id = ?", (session,))
+    merge_sets(db, sets)
     return received, cards
 
 
@@ -345,6 +406,24 @@ def replay(db: sqlite3.Connection, scheduler: Scheduler, cards: set[str]) -> Non
         )
 
 
+def _learner_scheduler(store: Store) -> tuple[Scheduler, str]:
+    """The scheduler of the settings and parameters as merged (read inside the merge)."""
+    from quizzer.progress.parameters import saved_parameters
+    from quizzer.progress.schedule import make_scheduler
+    from quizzer.progress.settings import read_settings
+
+    settings = read_settings(store)
+    saved = saved_parameters(store)
+    parameters = saved.parameters if saved else None
+    scheduler = make_scheduler(settings=settings, parameters=parameters)
+    return scheduler, scheduler_fingerprint(settings, parameters)
+
+
+def _replayed_with(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT value FROM sync_meta WHERE key = 'replayed_with'").fetchone()
+    return str(row[0]) if row else None
+
+
 def _read_so_far(db: sqlite3.Connection) -> dict[str, tuple[str, int]]:
     """How far each file was merged: its header's hash and the end of its last whole line."""
     found: dict[str, tuple[str, int]] = {}
@@ -390,22 +469,28 @@ def check_folder(folder: Path) -> None:
 def sync(
     store: Store,
     folder: Path,
-    scheduler: Scheduler,
     *,
+    now: datetime,
     on_problem: Callable[[str], None] | None = None,
 ) -> SyncResult:
     """Send what this device recorded, merge what the others did, replay changed schedules.
+
+    Args:
+        store: This device's progress.
+        folder: The shared folder.
+        now: The current time (UTC): the time of a setting or flag found changed.
+        on_problem: Told each problem found in the folder (default: the store's warnings).
 
     Raises:
         SyncError: the folder is missing or cannot be written.
     """
     check_folder(folder)
     device = device_id(store)
-    own = folder / f"{device}{SUFFIX}"
+    own = own_file(folder, device)
     with store.writing() as db:
         # The write lock is held while the file is appended: two syncs of one
         # database at once cannot both send the same rows.
-        sending = outgoing(db, device)
+        sending = outgoing(db, device, now)
         append(own, device, sending.entries)
         db.executemany(
             "INSERT OR IGNORE INTO sync_seen (id, tab, row) VALUES (?, ?, ?)", sending.rows
@@ -428,6 +513,14 @@ def sync(
     with store.writing() as db:
         received, cards = merge(db, entries)
         dirty = {str(card) for (card,) in db.execute("SELECT card FROM sync_dirty")}
+        scheduler, fingerprint = _learner_scheduler(store)
+        if _replayed_with(db) != fingerprint:
+            # Every schedule hangs on the settings: each device replays all with the merged ones.
+            dirty |= {str(c) for (c,) in db.execute("SELECT DISTINCT card_id FROM reviews")}
+            db.execute(
+                "INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('replayed_with', ?)",
+                (fingerprint,),
+            )
         replay(db, scheduler, cards | sending.cards | dirty)
         db.execute("DELETE FROM sync_dirty")
         # Saved with the merge: a sync killed before this commit reads the same lines again.

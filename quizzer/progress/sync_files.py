@@ -1,11 +1,17 @@
 """The files of a sync folder: one append-only JSONL file per device, read line by line.
 
 The first line of a file is its header (``{"format": "quizzer-sync",
-"version": 1, "device": ID}``); every other line is one entry (see
+"version": 2, "device": ID}``); every other line is one entry (see
 :mod:`quizzer.progress.sync`). A line without its newline is still arriving
 and is left for the next sync; a line that is not an entry this quizzer can
 trust (cut short by a kill, edited, its content id not matching what it
 says) is skipped with a message; a file from a newer quizzer is refused.
+
+Format 2 added entries format 1 cannot read (``undone``, ``set``, an
+attempt's ``revealed``). A quizzer that reads only format 1 would skip them
+as damaged and never read them again, so a device whose own file is of
+format 1 goes on in a new file, ``<device>.v2.jsonl``, which such a quizzer
+refuses (and reads in full once upgraded). Format 1 files are still merged.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from quizzer.progress.stored import iso, utc_time
 from quizzer.progress.sync_ids import KINDS, expected_id
 
 SYNC_FORMAT = "quizzer-sync"
-SYNC_VERSION = 1
+SYNC_VERSION = 2
 SUFFIX = ".jsonl"
 #: One line of a sync file; a real entry is a few hundred bytes.
 MAX_LINE_BYTES = 1 << 20
@@ -45,6 +51,25 @@ def _line(entry: dict[str, Any]) -> bytes:
 
 def header(device: str) -> dict[str, Any]:
     return {"format": SYNC_FORMAT, "version": SYNC_VERSION, "device": device}
+
+
+def own_file(folder: Path, device: str) -> Path:
+    """This device's file in ``folder``: ``<device>.jsonl``, unless that is of an older format."""
+    plain = folder / f"{device}{SUFFIX}"
+    try:
+        with plain.open("rb") as handle:
+            first = handle.readline(MAX_LINE_BYTES)
+    except FileNotFoundError:
+        return plain
+    except OSError as error:
+        raise SyncError(f"cannot read the sync folder: {plain}: {error.strerror}") from None
+    try:
+        version = json.loads(first).get("version") if first.endswith(b"\n") else SYNC_VERSION
+    except (ValueError, AttributeError):
+        version = None
+    if version == SYNC_VERSION:
+        return plain
+    return folder / f"{device}.v{SYNC_VERSION}{SUFFIX}"
 
 
 def append(path: Path, device: str, entries: Sequence[dict[str, Any]]) -> None:
@@ -171,6 +196,11 @@ def _stored_form(value: object) -> None:
         raise ValueError("a time in a sync entry is in the store's form")
 
 
+#: What an entry says besides the fields of a backup's attempt or review (checked apart).
+_NOT_IN_A_REVIEW = frozenset({"id", "kind", "session", "copy"})
+_NOT_IN_AN_ATTEMPT = _NOT_IN_A_REVIEW | {"revealed"}
+
+
 def check_entry(line: bytes) -> dict[str, Any] | None:
     """One line as an entry, or None when it is not one this quizzer can trust."""
     if len(line) > MAX_LINE_BYTES or not line.strip():
@@ -181,22 +211,32 @@ def check_entry(line: bytes) -> dict[str, Any] | None:
             return None
         kind = entry["kind"]
         if kind == "attempt":
-            fields = {k: v for k, v in entry.items() if k not in ("id", "kind", "session")}
+            fields = {k: v for k, v in entry.items() if k not in _NOT_IN_AN_ATTEMPT}
             AttemptEntry.model_validate(fields)
+            if type(entry.get("revealed", False)) is not bool:
+                return None
             _stored_form(entry["at"])
         elif kind == "review":
-            fields = {k: v for k, v in entry.items() if k not in ("id", "kind", "session")}
+            fields = {k: v for k, v in entry.items() if k not in _NOT_IN_A_REVIEW}
             ReviewEntry.model_validate(fields)
             _stored_form(entry["at"])
         elif kind == "session":
             _stored_form(entry["started_at"])
             if not isinstance(entry["mode"], str) or type(entry["number"]) is not int:
                 return None
-        elif kind in ("override", "retract"):
-            named = entry["attempt" if kind == "override" else "target"]
+        elif kind in ("override", "retract", "undone"):
+            named = entry["target" if kind == "retract" else "attempt"]
             if not isinstance(named, str):
                 return None
+        elif kind == "set":
+            from quizzer.progress.sync_registers import check_set
+
+            if not check_set(entry):
+                return None
         if kind in ("attempt", "review") and not isinstance(entry.get("session"), str | None):
+            return None
+        copy = entry.get("copy", 1)
+        if kind in ("attempt", "review") and (type(copy) is not int or not 1 <= copy <= 10**9):
             return None
         if entry.get("id") != expected_id(entry):
             return None  # damaged in transit or by hand: what it says is not what it was

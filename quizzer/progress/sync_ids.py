@@ -11,7 +11,9 @@ import hashlib
 import json
 from typing import Any
 
-KINDS = ("session", "attempt", "review", "override", "retract")
+#: ``undone`` (an attempt of a review taken back with ``/undo``) and ``set`` (a changed
+#: setting, flag or fitted parameters, :mod:`.sync_registers`) came with format 2.
+KINDS = ("session", "attempt", "review", "override", "retract", "undone", "set")
 
 
 # -- content ids ---------------------------------------------------------------------------
@@ -23,15 +25,34 @@ def content_id(kind: str, *parts: object) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+def _copy(e: dict[str, Any]) -> list[int]:
+    """``copy`` (format 2): the how-manieth row that says all the same on its device.
+
+    Answers piped in, or a stopped clock, can record two answers alike to the
+    millisecond; they are two answers, not one recorded twice. The first of
+    them (``copy`` absent) keeps the id format 1 gave it.
+    """
+    return [e["copy"]] if e.get("copy") else []
+
+
 def attempt_id(e: dict[str, Any]) -> str:
-    # correct and overridden change with /override, so they are no part of the id.
+    # correct and overridden change with /override, so they are no part of the id;
+    # nor is revealed (format 2): an attempt sent by format 1 keeps its id.
     return content_id(
-        "attempt", e["card"], e["blank"], e["given"], e["try"], e["hints"], e["ms"], e["at"]
+        "attempt",
+        e["card"],
+        e["blank"],
+        e["given"],
+        e["try"],
+        e["hints"],
+        e["ms"],
+        e["at"],
+        *_copy(e),
     )
 
 
 def review_id(e: dict[str, Any]) -> str:
-    return content_id("review", e["card"], e["rating"], e["at"], e["review_log"])
+    return content_id("review", e["card"], e["rating"], e["at"], e["review_log"], *_copy(e))
 
 
 def session_id(e: dict[str, Any]) -> str:
@@ -46,6 +67,15 @@ def retract_id(target: str) -> str:
     return content_id("retract", target)
 
 
+def undone_id(attempt: str) -> str:
+    return content_id("undone", attempt)
+
+
+def set_id(e: dict[str, Any]) -> str:
+    """A changed value's id: which value, what it became, when, on which device."""
+    return content_id("set", e["key"], e["value"], e["at"], e["device"])
+
+
 def expected_id(entry: dict[str, Any]) -> str:
     kind = entry["kind"]
     if kind == "attempt":
@@ -56,4 +86,8 @@ def expected_id(entry: dict[str, Any]) -> str:
         return session_id(entry)
     if kind == "override":
         return override_id(entry["attempt"])
+    if kind == "undone":
+        return undone_id(entry["attempt"])
+    if kind == "set":
+        return set_id(entry)
     return retract_id(entry["target"])

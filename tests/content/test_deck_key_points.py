@@ -19,9 +19,7 @@ from quizzer.cards.deck import deck_sources, load_deck
 from quizzer.cards.model import Card
 
 HELD_OUT_DIR = Path(__file__).parent.parent / "data" / "follow_up_answers"
-CARDS: dict[str, Card] = {
-    loaded.card.id: loaded.card for loaded in load_deck(deck_sources()).cards
-}
+CARDS: dict[str, Card] = {loaded.card.id: loaded.card for loaded in load_deck(deck_sources()).cards}
 WITH_KEY_POINTS = sorted(
     card_id
     for card_id, card in CARDS.items()
