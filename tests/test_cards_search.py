@@ -70,6 +70,84 @@ def test_a_title_match_ranks_first_then_tags_then_teaching(deck):
     assert ids(found) == ["in-title", "in-tags", "in-teaching"]
 
 
+ALL = "a-everywhere"  # the words all through its teaching text, and nowhere else
+LONG_TEACHING = " ".join(["Attention scores are dot products; the dot product grows."] * 40)
+
+
+@pytest.fixture
+def ranked(tmp_path):
+    """Cards shaped like the bundled deck's: a long card with the words all through its
+    teaching text (as qk-norm) must not outrank the card whose title they are."""
+    folder = tmp_path / "ranked"
+    folder.mkdir()
+    cards = {
+        "a-everywhere": card(
+            "a-everywhere",
+            title="Normalising queries and keys",
+            tags="normalisation",
+            explanation=LONG_TEACHING,
+        ),
+        "b-titled": card("b-titled", title="Scaled dot-product attention", explanation="Short."),
+        "c-tagged": card("c-tagged", title="Something else", tags="dot, product, attention"),
+        # The hint is in the answers column (what a blank says).
+        "d-hinted": card("d-hinted", title="Another", explanation="Short.").replace(
+            "answer: m", "answer: m\n    hint: the dot product in attention"
+        ),
+        "e-longer-title": card(
+            "e-longer-title", title="The cost of scaled dot-product attention at long context"
+        ),
+    }
+    for name, text in cards.items():
+        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return load_deck([folder], cached=True).cards
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Title first (the shorter title of two holding the words), then tags, then
+        # answers, then the teaching text however often it repeats the words.
+        ("dot product attention", ["b-titled", "e-longer-title", "c-tagged", "d-hinted", ALL]),
+        ("attention", ["b-titled", "e-longer-title", "c-tagged", "d-hinted", "a-everywhere"]),
+        ("scaled attention", ["b-titled", "e-longer-title"]),
+        ("normalising dot", ["a-everywhere"]),
+        ("product", ["b-titled", "e-longer-title", "c-tagged", "d-hinted", ALL]),
+    ],
+)
+def test_title_outweighs_tags_which_outweigh_answers_and_teaching(ranked, text, expected):
+    assert ids(search_cards(ranked, text)) == expected
+
+
+def test_every_ranking_path_agrees_on_the_ranked_cards(ranked, monkeypatch):
+    texts = ["dot product attention", "attention", "product", "scaled attention"]
+    from_cache = [ids(search_cards(ranked, text)) for text in texts]
+    close_databases()
+    monkeypatch.setattr(search_module, "database", lambda: None)
+    assert [ids(search_cards(ranked, text)) for text in texts] == from_cache
+    rows = [
+        (str(c.path), search_module.search_columns(c.card.model_dump(mode="json"))) for c in ranked
+    ]
+    by_path = {str(c.path): c.id for c in ranked}
+    for text, expected in zip(texts, from_cache, strict=True):
+        scores = search_module._scores_without_fts(rows, words_of(text))
+        assert [by_path[p] for p in sorted(scores, key=scores.__getitem__)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("dot product attention", "attention"),  # issue 24: qk-norm used to come first
+        ("softmax temperature", "softmax-temperature"),
+        ("kl divergence", "kl-divergence"),
+        ("layer normalisation", "layer-norm"),
+        ("gradient softmax cross entropy", "softmax-cross-entropy-gradient"),
+    ],
+)
+def test_the_bundled_card_a_search_names_comes_first(invoke, text, first):
+    items = json.loads(invoke("list", "--search", text, "--json").stdout)
+    assert items[0]["id"] == first
+
+
 def test_every_word_must_match_somewhere_in_the_card(deck):
     cards = load_deck([deck], cached=True).cards
     assert ids(search_cards(cards, "softmax zorblax")) == ["in-title"]

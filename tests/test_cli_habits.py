@@ -262,6 +262,21 @@ def test_no_learning_card_comes_back_beyond_the_learn_ahead_window(invoke):
     assert "stopped" not in result.stdout  # the session finished: nothing was left to ask
 
 
+def test_a_new_card_rated_hard_comes_back_and_graduates_when_easy(invoke):
+    # QUIZZER_NOW holds the clock: a hint makes it Hard (still in its first learning
+    # step, due in minutes), so it is asked again at once (learn-ahead); right at once
+    # the second time is Easy, which graduates it, and the session finishes.
+    result = invoke("quiz", "attention", input="?\nsqrt(d_k)\nV\nsqrt(d_k)\nV\n")
+    assert result.exit_code == 0, result.output
+    assert headings(result.stdout) == [
+        "1 of 1 Scaled dot-product attention",
+        "2 of 2 Scaled dot-product attention",
+    ]
+    assert [r for (r,) in db_rows("SELECT rating FROM reviews ORDER BY id")] == [2, 4]
+    assert "attention (shown 2×)" in result.stdout
+    assert "stopped" not in result.stdout
+
+
 def test_a_card_answered_right_is_asked_once(invoke):
     result = invoke("quiz", "attention", input="sqrt(d_k)\nV\n")
     assert result.stdout.count("Scaled dot-product attention  #") == 1

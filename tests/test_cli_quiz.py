@@ -217,6 +217,11 @@ def test_real_terminal_flow(tmp_path):
         child.expect_exact("Enter keeps › ")
         child.send("3")  # one key, no Enter
         child.expect_exact("scheduled Good")
+        # Good on a new card is its 10-minute learning step: nothing else is left, so
+        # it comes back at once (Anki's 20-minute learn-ahead); /quit ends there.
+        child.expect_exact("card 2 of 2")
+        child.expect_exact("[1] scale › ")
+        child.sendline("/quit")
         child.expect_exact("Session summary")
         child.expect_exact("accuracy 67% (2 of 3 answers right)")
         child.expect(pexpect.EOF)
@@ -286,6 +291,9 @@ def test_answers_can_be_edited_and_recalled_in_a_terminal(tmp_path):
     child.expect_exact("[2] values › ")
     child.send("W\x7fV\r")  # Backspace works too
     child.expect(r"✓\S* \S*\[2\] values")
+    # A retry makes it Hard, still in its first learning step: it comes back at once.
+    child.expect_exact("[1] scale › ")
+    child.send("/quit\r")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

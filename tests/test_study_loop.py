@@ -406,6 +406,100 @@ def test_a_card_rated_again_comes_back_once_its_step_is_due(store):
     assert rows(store, "SELECT card_id, rating FROM reviews ORDER BY id")[0] == ("line", 1)
 
 
+class SlowClock:
+    """A learner who takes 30 seconds a call (too slow for Easy: right first time is Good);
+    ``jump`` moves the time on, as minutes spent on other cards would."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=30)
+        return self.now
+
+    def jump(self, minutes: float) -> None:
+        self.now += timedelta(minutes=minutes)
+
+
+def run_piped(store, lines, cards, clock, *, on_read=None):
+    """A piped quiz with the default learning steps (1m 10m) and ``clock``."""
+    progress = SessionProgress(store, make_scheduler(fuzz=False), "quiz", T0)
+    session = QuizSession(list(cards), judge, clock)
+    script = Script(*lines)
+
+    def read(prompt, remaining):
+        if on_read is not None:
+            on_read(prompt)
+        return script(prompt, remaining)
+
+    shown: list[object] = []
+    reason = run_study(
+        session,
+        read=read,
+        show=shown.append,
+        clock=clock,
+        progress=progress,
+        options=StudyOptions(interactive=False),
+    )
+    started = [(e.card.id, e.number, e.total) for e in shown if type(e).__name__ == "CardStarted"]
+    return reason, shown, started
+
+
+def fsrs_state(store, card_id):
+    return store.fsrs_cards()[card_id]["state"]
+
+
+def test_a_new_card_rated_good_comes_back_within_the_learn_ahead_window(store):
+    # Good on a new card: FSRS's learning state, next step in 10 minutes. Nothing else is
+    # left, so it is shown again at once (Anki's 20-minute learn-ahead); Good again graduates.
+    reason, shown, started = run_piped(store, ["m", "b"] * 3, (LINE,), SlowClock())
+    assert reason == "finished"
+    assert started == [("line", 1, 1), ("line", 2, 2)]
+    assert rows(store, "SELECT rating FROM reviews ORDER BY id") == [(3,), (3,)]
+    assert fsrs_state(store, "line") == 2  # Review: out of its learning steps
+    (total,) = summary(shown).per_card()  # counted once, with the tries of both showings
+    assert (total.first.card_id, len(total.showings), total.tries) == ("line", 2, 4)
+
+
+def test_a_new_card_rated_easy_graduates_and_is_asked_once(store):
+    reason, _, started = run_piped(store, ["m", "b"] * 2, (LINE,), Clock())
+    assert reason == "finished" and started == [("line", 1, 1)]
+    assert rows(store, "SELECT rating FROM reviews") == [(4,)]
+    assert fsrs_state(store, "line") == 2
+
+
+def test_a_card_rated_hard_stays_in_its_step_and_comes_back(store):
+    # A hint makes it Hard: it repeats its first step; Good moves it to the 10-minute
+    # step (so it comes back once more); Good again graduates.
+    lines = ["?", "m", "b", "m", "b", "m", "b", "m", "b"]
+    reason, _, started = run_piped(store, lines, (LINE,), SlowClock())
+    assert reason == "finished"
+    assert started == [("line", 1, 1), ("line", 2, 2), ("line", 3, 3)]
+    assert rows(store, "SELECT rating FROM reviews ORDER BY id") == [(2,), (3,), (3,)]
+    assert fsrs_state(store, "line") == 2
+
+
+def test_a_learning_card_comes_back_once_its_step_is_due_before_the_cards_left(store):
+    # line is Good (due in 10 minutes); 11 minutes go by on line2, so line is due and
+    # comes back before line3, rather than waiting for the end of the session.
+    clock = SlowClock()
+    line3 = card("line3")
+
+    def on_read(prompt):
+        if isinstance(prompt, BlankAsked) and prompt.card.id == "line2" and prompt.number == 1:
+            clock.jump(11)
+
+    _, _, started = run_piped(store, ["m", "b"] * 5, (LINE, LINE2, line3), clock, on_read=on_read)
+    assert [card_id for card_id, _, _ in started][:3] == ["line", "line2", "line"]
+    assert started[3][0] == "line3"
+
+
+def test_a_learning_card_not_due_waits_while_other_cards_are_left(store):
+    # Good on line (10 minutes) and only a minute or two on line2: line3 comes first.
+    _, _, started = run_piped(store, ["m", "b"] * 6, (LINE, LINE2, card("line3")), SlowClock())
+    assert [card_id for card_id, _, _ in started][:4] == ["line", "line2", "line3", "line"]
+
+
 def test_undo_only_at_the_next_cards_first_prompt(store):
     script = Script("m", "b", "", "", "", "/undo", "m", "b", "", "", "")
     _, shown = run(store, script, cards=(LINE, LINE2))

@@ -33,6 +33,19 @@ MAX_DIGITS = 20_000  # decimal digits of any constant the tree implies
 MAX_FACTORIAL = 2_000
 MAX_SERIES_TERMS = 600  # terms of every sum and product in one evaluation, together
 
+#: Exact rational folding (:mod:`quizzer.answers.tree`) gives up past these, so it
+#: costs microseconds.
+RATIONAL_BITS = 256
+RATIONAL_POWER = 64
+#: Non-integer powers and functions of rationals with more digits than this are
+#: refused by the SymPy read-back: SymPy looks for exact roots and factors in
+#: big-integer code that no timer can interrupt (sqrt(10^4000+1) took 14 s; 300
+#: digits take about 5 ms).
+ROOT_DIGITS = 300
+#: Read-backs with longer numbers are not printed: big-integer printing is
+#: quadratic, and Python refuses past 4,300 digits anyway.
+PRINT_DIGITS = 1_000
+
 
 def check_size(tree: Node) -> None:
     """Refuse trees whose value would be astronomically large to compute.

@@ -2,10 +2,11 @@
 
 ``\\sum_{i=0}^{n} a_i`` is added up term by term once ``n`` has a value. The
 number of terms every series of one evaluation may take together is limited
-(:data:`MAX_TERMS`), so nested or long sums are refused as too costly to
-evaluate rather than run for seconds. A sum to infinity is evaluated only
-where its terms shrink fast enough for it to converge (a ratio below 1, or a
-power of the index below -1); elsewhere the point has no value.
+(:data:`~quizzer.answers.limits.MAX_SERIES_TERMS`), so nested or long sums
+are refused as too costly to evaluate rather than run for seconds. A sum to
+infinity is evaluated only where its terms shrink fast enough for it to
+converge (a ratio below 1, or a power of the index below -1); elsewhere the
+point has no value.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ import numpy as np
 from quizzer.answers.limits import MAX_SERIES_TERMS
 from quizzer.answers.reading import Binary, Node, Num, Series, free_symbols
 
-#: Terms all the series of one evaluation may take together.
-MAX_TERMS = MAX_SERIES_TERMS
 #: Where the convergence of a series to infinity is looked at (past its first index).
 _PROBES = (64, 65, 256, 257, 1024)
 
@@ -31,7 +30,7 @@ Value = Any
 
 def _terms_left(evaluator: Any, wanted: int) -> None:
     used = getattr(evaluator, "series_terms", 0) + wanted
-    if used > MAX_TERMS:
+    if used > MAX_SERIES_TERMS:
         raise evaluator.too_costly("sum or product too long to evaluate")
     evaluator.series_terms = used
 

@@ -1,7 +1,7 @@
 """The answer tree as a SymPy expression: for reading it back and for exact checks.
 
 SymPy objects are built node by node from quizzer's own tree, never from
-text. The tree's size limits (see :mod:`quizzer.answers.syntax`) keep
+text. The tree's size limits (all in :mod:`quizzer.answers.limits`) keep
 SymPy's automatic evaluation cheap.
 """
 
@@ -19,11 +19,15 @@ from sympy.printing.pretty.stringpict import prettyForm
 from sympy.printing.str import StrPrinter
 
 from quizzer.answers.functions import BY_NAME
-from quizzer.answers.reading import Series
-from quizzer.answers.syntax import (
+from quizzer.answers.limits import (
     MAX_DIGITS,
     MAX_EXPONENT,
     MAX_FACTORIAL,
+    PRINT_DIGITS,
+    ROOT_DIGITS,
+)
+from quizzer.answers.reading import Series
+from quizzer.answers.syntax import (
     PLAIN_ARITHMETIC,
     Binary,
     Call,
@@ -37,16 +41,6 @@ from quizzer.answers.syntax import (
     Transpose,
 )
 from quizzer.answers.tree import Fold, fold
-
-#: Non-integer powers and functions of rationals with more digits than this are
-#: refused: SymPy looks for exact roots and factors in big-integer code that no
-#: timer can interrupt (sqrt(10^4000+1) took 14 s; 300 digits take about 5 ms).
-ROOT_DIGITS = 300
-
-
-#: Read-backs with longer numbers are not printed: big-integer printing is
-#: quadratic, and Python refuses past 4,300 digits anyway.
-PRINT_DIGITS = 1_000
 
 
 @lru_cache(maxsize=256)
@@ -215,8 +209,6 @@ def canonical(expr: Any) -> str:
         # An integer past Python's 4,300-digit limit on int -> str (factorial(2000)*x);
         # the answer limits allow 20,000 digits, so allow them for this one text.
         import sys
-
-        from quizzer.answers.limits import MAX_DIGITS
 
         previous = getattr(sys, "get_int_max_str_digits", lambda: 0)()
         if not previous:  # Python without the limit: the first failure was not it

@@ -32,15 +32,7 @@ from quizzer.answers.lexer import (
     UnknownCommand,
     tokenize,
 )
-from quizzer.answers.limits import (
-    MAX_DEPTH,
-    MAX_DIGITS,
-    MAX_EXPONENT,
-    MAX_FACTORIAL,
-    MAX_LENGTH,
-    MAX_LITERAL_DIGITS,
-    check_size,
-)
+from quizzer.answers.limits import MAX_DEPTH, MAX_LENGTH, check_size
 from quizzer.answers.reading import (
     CONSTANTS,
     PLAIN_ARITHMETIC,
@@ -70,10 +62,6 @@ __all__ = [
     "FUNCTIONS",
     "FUNCTION_ALIASES",
     "LATEX_COMMANDS",
-    "MAX_DIGITS",
-    "MAX_EXPONENT",
-    "MAX_FACTORIAL",
-    "MAX_LITERAL_DIGITS",
     "PLAIN_ARITHMETIC",
     "AnswerError",
     "Binary",

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+from quizzer.answers.limits import RATIONAL_BITS, RATIONAL_POWER
 from quizzer.answers.reading import (
     Binary,
     Call,
@@ -134,10 +135,6 @@ def functions_used(tree: Node) -> frozenset[str]:
     return fold(tree, _Names(functions=True))
 
 
-#: Exact rational folding gives up past these, so it costs microseconds.
-_RATIONAL_BITS = 256
-_RATIONAL_POWER = 64
-
 _ARITHMETIC: dict[str, Callable[[Fraction, Fraction], Fraction]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -172,7 +169,7 @@ class _Rational(Fold["Fraction | None"]):
                 return None
             result = left / right
         else:
-            if right.denominator != 1 or abs(right) > _RATIONAL_POWER or (left == 0 and right < 0):
+            if right.denominator != 1 or abs(right) > RATIONAL_POWER or (left == 0 and right < 0):
                 return None
             result = left ** int(right)
         return result if _small(result) else None
@@ -191,7 +188,7 @@ class _Rational(Fold["Fraction | None"]):
 
 
 def _small(value: Fraction) -> bool:
-    return max(value.numerator.bit_length(), value.denominator.bit_length()) <= _RATIONAL_BITS
+    return max(value.numerator.bit_length(), value.denominator.bit_length()) <= RATIONAL_BITS
 
 
 def rational_value(tree: Node) -> Fraction | None:

@@ -87,6 +87,17 @@ def load(workspace: Workspace) -> Deck:
     return load_deck(workspace.sources(), cached=True)
 
 
+def card_named(workspace: Workspace, name: str) -> LoadedCard:
+    """The card ``name`` names (an id or a card file), from the cached fast path.
+
+    Raises:
+        CardNotFound: No such card (the message names the closest ids).
+    """
+    from quizzer.cards.deck import resolve_card
+
+    return resolve_card(name, workspace.sources(), cached=True)
+
+
 def filtered(
     cards: Sequence[LoadedCard], tags: Sequence[str], search: str | None
 ) -> list[LoadedCard]:

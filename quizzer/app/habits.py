@@ -8,12 +8,14 @@ changes what is stored.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from quizzer.errors import ExitCode, QuizzerError
 
 if TYPE_CHECKING:
     from quizzer.app.workspace import Workspace
+    from quizzer.progress.parameters import SavedParameters
     from quizzer.progress.settings import Settings
 
 
@@ -96,3 +98,48 @@ def change_sync_dir(workspace: Workspace, text: str) -> str:
             return "" if store is None else write_sync_dir(store, "")
     with workspace.open_progress() as store:
         return write_sync_dir(store, text)
+
+
+@dataclass(frozen=True)
+class ConfigShown:
+    """What ``quizzer config [KEY [VALUE]]`` shows.
+
+    Attributes:
+        settings: Each setting shown, by name, as ``config --json`` prints it (one when a
+            KEY was given).
+        fitted: With no KEY: the FSRS parameters ``optimize`` saved (None: the defaults).
+        all_settings: Whether every setting is shown (no KEY), so the parameters are too.
+    """
+
+    settings: dict[str, Any]
+    fitted: SavedParameters | None = None
+    all_settings: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.settings)
+
+
+def config(workspace: Workspace, key: str | None = None, value: str | None = None) -> ConfigShown:
+    """Read every setting, read one (``key``), or change one (``key`` and ``value``).
+
+    Raises:
+        SettingError: An unknown key or a bad value (nothing is written).
+    """
+    from quizzer.app.optimizing import saved
+    from quizzer.progress.settings import SYNC_DIR
+
+    if key is not None:
+        check_setting_name(key)
+    if key == SYNC_DIR:
+        folder = change_sync_dir(workspace, value) if value is not None else sync_dir(workspace)
+        return ConfigShown({SYNC_DIR: folder}, all_settings=False)
+    if key is not None and value is not None:
+        found = change_setting(workspace, key, value)
+    else:
+        found = settings(workspace)
+    shown = found.to_dict()
+    if key is not None:
+        return ConfigShown({key: shown[key]}, all_settings=False)
+    if folder := sync_dir(workspace):
+        shown[SYNC_DIR] = folder  # shown once chosen: unset, it is no setting of the learner's
+    return ConfigShown(shown, saved(workspace))

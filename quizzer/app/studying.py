@@ -1,9 +1,11 @@
 """Building and running a study session: ``quiz``, ``review`` and ``drill``.
 
-A command hands over what was chosen and a :class:`Learner` (how to read a
-line and show an event); this module opens the progress database, builds the
-judges and their warm-up, builds the session and runs the study loop
-(:mod:`quizzer.study.loop`), and writes a drill's cheat sheet. Nothing here
+A command hands over its options and a :class:`Learner` (how to read a line
+and show an event) in one call (:func:`quiz`, :func:`review`, :func:`drill`);
+this module starts the judge's warm-up (:class:`quizzer.study.judging.Judges`,
+before the deck is read), chooses the cards, opens the progress database,
+builds the session and runs the study loop (:mod:`quizzer.study.loop`), and
+writes a drill's cheat sheet. Nothing here
 draws or reads the terminal itself, so a script can run a session with its
 own ``read`` and ``show`` (docs/python-api.md).
 """
@@ -19,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from quizzer.errors import QuizzerError
 from quizzer.study import defaults
+from quizzer.study.judging import Judges, start
 
 if TYPE_CHECKING:
     from fsrs.card import CardDict
 
-    from quizzer.answers import CardJudge, Verdict
     from quizzer.app.choosing import CardChoice
     from quizzer.app.workspace import Workspace
     from quizzer.cards.deck import LoadedCard
@@ -34,14 +36,10 @@ if TYPE_CHECKING:
     from quizzer.study.loop import Session
     from quizzer.study.recording import SessionProgress
 
-#: The key line of a drill (a quiz's is quizzer.study.quiz.KEYS_HELP).
 #: Days of the workload `review` shows (the reviews a day the schedule implies).
 WORKLOAD_DAYS = 30
+#: The key line of a drill (a quiz's is quizzer.study.quiz.KEYS_HELP).
 DRILL_KEYS = "one try, no hints · ! to pass · /override after ✗ · /quit to stop"
-
-
-def _start(thread: threading.Thread) -> None:
-    thread.start()
 
 
 @dataclass(frozen=True)
@@ -54,13 +52,15 @@ class Learner:
         note: Prints one line about the session (the drill's sheet was written).
         keys: Shows the one-line key help, once, before the first question.
         start_thread: Starts a background thread (the terminal blocks Ctrl-C in it).
+        planned: Shows what a review is about to ask (:class:`ReviewPlan`), before it starts.
     """
 
     read: Callable[[Prompt, timedelta | None], str | None]
     show: Callable[[Event], None]
     note: Callable[[str], None] = field(default=lambda line: None)
     keys: Callable[[str], None] = field(default=lambda line: None)
-    start_thread: Callable[[threading.Thread], None] = _start
+    start_thread: Callable[[threading.Thread], None] = start
+    planned: Callable[[ReviewPlan], None] = field(default=lambda plan: None)
 
 
 @dataclass(frozen=True)
@@ -71,76 +71,6 @@ class StudyOptions:
     record: bool = True
     brief: bool = False
     rate_prompt: bool = True
-
-
-#: Seconds a verdict or fingerprint waits for the warm-up thread before going on without it.
-WARM_UP_WAIT = 5.0
-
-
-class Judges:
-    """One judge per card, with SymPy loading in a background thread meanwhile.
-
-    The first question is on screen before SymPy is imported; by the time the
-    learner has read it and typed an answer, the judge is warm.
-    """
-
-    def __init__(
-        self, first: Card, start_thread: Callable[[threading.Thread], None] = _start
-    ) -> None:
-        self._judges: dict[str, CardJudge] = {}
-        self._quick: dict[str, CardJudge] = {}  # judges of the main thread, while warming
-        self._thread = threading.Thread(target=self._warm, args=(first,), daemon=True)
-        self._start_thread = start_thread
-
-    def start(self) -> None:
-        if self._thread.ident is None:
-            self._start_thread(self._thread)
-
-    def _warm(self, card: Card) -> None:
-        try:
-            # numpy and mpmath first: a verdict needed meanwhile waits for them, not SymPy.
-            import mpmath  # noqa: F401
-            import numpy  # noqa: F401
-
-            from quizzer.answers import CardJudge
-
-            judge = CardJudge(card)
-            for name, blank in card.blanks.items():
-                judge.judge(name, blank.answer)  # the right path: parse, evaluate, print
-                judge.judge(name, f"2*({blank.answer})")  # the wrong path: diagnosis
-            self._judges[card.id] = judge
-        except Exception:  # the main thread builds its own judge and reports any error
-            pass
-
-    def judge_for(self, card: Card) -> CardJudge:
-        if self._thread.ident is not None:
-            # Never wait for ever: a card too slow to warm is judged by a judge of its own.
-            self._thread.join(WARM_UP_WAIT)
-        from quizzer.answers import CardJudge
-
-        if card.id not in self._judges:
-            self._judges[card.id] = CardJudge(card)
-        return self._judges[card.id]
-
-    def __call__(self, card: Card, blank: str, text: str) -> Verdict:
-        from quizzer.answers import judge_bounded
-
-        if self._thread.is_alive():
-            # SymPy is still loading: decide by numbers now rather than wait for it
-            # (an answer typed at once used to wait about a second for its verdict).
-            return judge_bounded(self._quick_judge(card), blank, text, read_back=False)
-        return judge_bounded(self.judge_for(card), blank, text)
-
-    def _quick_judge(self, card: Card) -> CardJudge:
-        from quizzer.answers import CardJudge
-
-        if card.id not in self._quick:
-            self._quick[card.id] = CardJudge(card)
-        return self._quick[card.id]
-
-    def fingerprints(self, card: Card) -> dict[str, tuple[str, str]]:
-        judge = self.judge_for(card)
-        return {name: (judge.fingerprint(name), b.answer) for name, b in card.blanks.items()}
 
 
 def _progress(workspace: Workspace, store: Store | None, mode: str) -> SessionProgress | None:
@@ -165,11 +95,14 @@ def _run(
     rate_prompt: bool,
 ) -> EndReason:
     """Run ``session`` with the study loop; ``"interrupted"`` after Ctrl-C."""
+    from quizzer.study.events import BlankAsked
     from quizzer.study.loop import StudyOptions as LoopOptions
     from quizzer.study.loop import run_study
 
     def read(prompt: Prompt, remaining: timedelta | None) -> str | None:
-        judges.start()  # the first question is on screen: warm the judge meanwhile
+        if isinstance(prompt, BlankAsked):
+            # The first question is on screen: the judge of its card warms meanwhile.
+            judges.question_shown(prompt.card)
         return learner.read(prompt, remaining)
 
     learner.keys(keys)
@@ -205,13 +138,25 @@ def study(
     The study loop saves each attempt from the event that carries it, so the
     session is given no recorder of its own (it would save every attempt twice).
     """
+    judges = Judges(learner.start_thread)
+    judges.warm_up()
+    return _study(workspace, cards, learner, options, mode, judges)
+
+
+def _study(
+    workspace: Workspace,
+    cards: Sequence[Card],
+    learner: Learner,
+    options: StudyOptions,
+    mode: str,
+    judges: Judges,
+) -> EndReason:
     from quizzer.study.quiz import KEYS_HELP, QuizSession
 
     if not cards:
         raise QuizzerError("no cards to study")
     store = workspace.open_progress() if options.record else None
     try:
-        judges = Judges(cards[0], learner.start_thread)
         progress = _progress(workspace, store, mode)
         session = QuizSession(list(cards), judges, workspace.clock, tries=options.tries)
         return _run(
@@ -340,8 +285,50 @@ def quiz(
     """
     from quizzer.app.choosing import choose_cards
 
+    judges = Judges(learner.start_thread)
+    judges.warm_up()  # while the deck is read
     chosen = choose_cards(workspace, choice)
-    return study(workspace, [c.card for c in chosen], learner, options)
+    return _study(workspace, [c.card for c in chosen], learner, options, "quiz", judges)
+
+
+class NothingDue(Exception):
+    """Nothing to review now: a note and exit 0, not an error.
+
+    Attributes:
+        next_due: The soonest card not due yet, and when it falls due.
+        now: The time the plan was made at.
+    """
+
+    def __init__(self, next_due: tuple[str, datetime] | None, now: datetime) -> None:
+        super().__init__("nothing due")
+        self.next_due = next_due
+        self.now = now
+
+
+def review(
+    workspace: Workspace,
+    choice: CardChoice,
+    learner: Learner,
+    options: StudyOptions = StudyOptions(),
+    *,
+    new_per_day: int | None = None,
+) -> EndReason:
+    """Review the due cards of ``choice`` (tags, search, limit), then new ones, by level.
+
+    The plan is shown (``learner.planned``) before the first card. Raises
+    :class:`NothingDue` when there is nothing to review; ``new_per_day`` None
+    is the learner's setting.
+    """
+    from quizzer.app.choosing import filtered, load
+
+    judges = Judges(learner.start_thread)
+    judges.warm_up()  # while the deck is read
+    candidates = filtered(load(workspace).cards, choice.tags, choice.search)
+    plan = plan_review(workspace, candidates, limit=choice.limit, new_per_day=new_per_day)
+    if not plan.cards:
+        raise NothingDue(plan.next_due, plan.now)
+    learner.planned(plan)
+    return _study(workspace, plan.cards, learner, options, "review", judges)
 
 
 def drill(
@@ -363,6 +350,8 @@ def drill(
     from quizzer.app.choosing import filtered, load, without_set_aside
     from quizzer.study.drill import DrillSession, cheat_sheet_markdown
 
+    judges = Judges(learner.start_thread)
+    judges.warm_up()  # while the deck is read
     if sheet is not None:
         from quizzer.files import check_writable
 
@@ -375,7 +364,6 @@ def drill(
     store = workspace.open_progress() if record else None
     session: DrillSession | None = None
     try:
-        judges = Judges(cards[0], learner.start_thread)
         progress = _progress(workspace, store, "drill")
         session = DrillSession(
             list(cards),

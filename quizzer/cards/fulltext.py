@@ -12,6 +12,14 @@ from typing import Any
 #: The indexed columns, in order, and what a match in each is worth to BM25.
 COLUMNS = ("title", "tags", "prompt", "answers", "teaching")
 WEIGHTS = (10.0, 6.0, 4.0, 3.0, 1.0)
+#: What one searched word is worth in the best column it occurs in: the ranking's first key.
+#: BM25 alone could not put the title first: its term frequency saturates (k1) and a
+#: long card is marked down for its length, so qk-norm (attention and dot products
+#: all through its teaching text) outranked "Scaled dot-product attention" for
+#: "dot product attention". A word in the title outweighs every word found anywhere
+#: else (a search has fewer than ten words), a word in the tags outweighs any in the
+#: prompt, answers and teaching text; BM25 orders the cards that tie.
+COLUMN_WORTH = (1000, 100, 10, 10, 1)
 #: remove_diacritics 2 also folds letters whose accent is a separate code point.
 TOKENIZER = "unicode61 remove_diacritics 2"
 TABLE_SQL = (

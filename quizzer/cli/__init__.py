@@ -224,38 +224,8 @@ def configure(
     ctx.obj = Workspace.from_environment(
         decks=list(deck or []), db=db, no_color=no_color, debug=debug
     )
-    if ctx.invoked_subcommand in JUDGING_COMMANDS:
-        warm_up_judging()
     if ctx.invoked_subcommand is None:
         show_status(ctx)
-
-
-#: Commands whose first answer needs the judge: its heavy modules load while the deck is read.
-JUDGING_COMMANDS = ("quiz", "review", "drill")
-
-
-def warm_up_judging() -> None:
-    """Start loading numpy, mpmath, the judge and SymPy in the background, in that order.
-
-    Started before the deck is read, so that by the first answer the numeric
-    judge is ready (SymPy, the slowest, comes last and a verdict never waits
-    for it). Ctrl-C still reaches the main thread.
-    """
-    import threading
-
-    from quizzer.cli.terminal import start_without_interrupts
-
-    def load() -> None:
-        try:
-            import mpmath  # noqa: F401
-            import numpy  # noqa: F401
-
-            import quizzer.answers  # noqa: F401
-            from quizzer.answers import symbolic  # noqa: F401
-        except Exception:  # the judge reports its own errors when it is used
-            pass
-
-    start_without_interrupts(threading.Thread(target=load, name="warm-up", daemon=True))
 
 
 def show_status(ctx: typer.Context) -> None:

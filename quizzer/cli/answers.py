@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from quizzer.cli.common import CardArgument, DeckOption, JsonOption, screen_for, workspace_for
-from quizzer.errors import ExitCode, QuizzerError
+from quizzer.errors import ExitCode
 
 app = typer.Typer()
 
@@ -44,17 +44,15 @@ def check(
     when the answer covers every key point of follow-up N, 1 otherwise.
     Example: [bold]quizzer check attention -a 'd_k^(1/2)' -a V[/bold]
     """
-    from quizzer.cards.deck import resolve_card
+    from quizzer.app import checking
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
+    workspace = workspace_for(ctx, deck)
     given = list(answers or [])
     if follow_up is not None:
-        from quizzer.answers.keypoints import check_follow_up
-
         if not given and not sys.stdin.isatty():  # echo "my answer" | quizzer check ...
             given = [sys.stdin.read()]
-        checked = check_follow_up(loaded.card, follow_up, " ".join(given))
+        checked = checking.check_follow_up(workspace, card, follow_up, " ".join(given))
         if json:
             screen.json(checked.to_dict())
         else:
@@ -63,27 +61,10 @@ def check(
         if checked.missed:
             raise typer.Exit(int(ExitCode.NOT_OK))
         return
-    names = list(loaded.card.blanks)
-    if len(given) > len(names):
-        from quizzer.ui.widgets import counted
-
-        raise QuizzerError(
-            f"card '{loaded.id}' has {counted(len(names), 'blank')}"
-            f" ({', '.join(names)}) but {len(given)} answers were given"
-        )
-    from quizzer.answers import CardJudge, judge_bounded, unanswered
-
-    judge = CardJudge(loaded.card)
-    verdicts = [
-        judge_bounded(judge, name, given[i]) if i < len(given) else unanswered(name)
-        for i, name in enumerate(names)
-    ]
-    correct = all(v.correct for v in verdicts)
+    judged = checking.check_answers(workspace, card, given)
     if json:
-        screen.json(
-            {"card": loaded.id, "correct": correct, "blanks": [v.to_dict() for v in verdicts]}
-        )
+        screen.json(judged.to_dict())
     else:
-        screen.checks.verdicts(loaded.card, verdicts)
-    if not correct:
+        screen.checks.verdicts(judged.card, judged.verdicts)
+    if not judged.correct:
         raise typer.Exit(int(ExitCode.NOT_OK))

@@ -68,10 +68,10 @@ def show(
 
     Example: [bold]quizzer show attention[/bold]
     """
-    from quizzer.cards.deck import resolve_card
+    from quizzer.app.choosing import card_named
 
     screen = screen_for(ctx)
-    loaded = resolve_card(card, workspace_for(ctx, deck).sources(), cached=True)
+    loaded = card_named(workspace_for(ctx, deck), card)
     if json:
         screen.json({"path": str(loaded.path), **loaded.card.model_dump(mode="json")})
     else:

@@ -71,33 +71,15 @@ def config(
     from quizzer.progress.settings import NAMES, SYNC_DIR
 
     screen = screen_for(ctx)
-    workspace = workspace_for(ctx, None, db)
-    if key is not None:
-        habits.check_setting_name(key)
-    if key == SYNC_DIR:
-        folder = habits.change_sync_dir(workspace, value) if value is not None else None
-        folder = habits.sync_dir(workspace) if folder is None else folder
-        if json:
-            screen.json({SYNC_DIR: folder})
-        else:
-            screen.line(f"{SYNC_DIR}  {folder}".rstrip())
-        return
-    if key is not None and value is not None:
-        settings = habits.change_setting(workspace, key, value)
-    else:
-        settings = habits.settings(workspace)
-    shown = settings.to_dict()
-    if key is not None:
-        shown = {key: shown[key]}
-    elif folder := habits.sync_dir(workspace):
-        shown[SYNC_DIR] = folder  # shown once chosen: unset, it is no setting of the learner's
+    shown = habits.config(workspace_for(ctx, None, db), key, value)
     if json:
-        screen.json(shown)
+        screen.json(shown.to_dict())
+        return
+    if key == SYNC_DIR:  # a folder's path, not aligned with the settings
+        screen.line(f"{SYNC_DIR}  {shown.settings[SYNC_DIR]}".rstrip())
         return
     width = max(len(name) for name in (*NAMES, SYNC_DIR))
-    for name, setting in shown.items():
+    for name, setting in shown.settings.items():
         screen.line(f"{name.ljust(width)}  {setting}")
-    if key is None:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
-        from quizzer.app.optimizing import saved
-
-        screen.optimizing.fitted_parameters(saved(workspace_for(ctx, None, db)))
+    if shown.all_settings:  # the FSRS parameters in use: fitted by `quizzer optimize`, not set here
+        screen.optimizing.fitted_parameters(shown.fitted)

@@ -74,13 +74,9 @@ def export(
 
     Example: [bold]quizzer progress export backup.json[/bold]
     """
-    from quizzer.progress.backup import write_backup
+    from quizzer.app.backups import export_progress
 
-    workspace = workspace_for(ctx, None, db)
-    with workspace.existing_progress() as store:
-        if store is None:
-            raise QuizzerError(f"no progress to export (no database at {workspace.db_path})")
-        written = write_backup(store, file)
+    written = export_progress(workspace_for(ctx, None, db), file)
     from quizzer.ui.widgets import counted
 
     answers, reviews = counted(written.attempts, "answer"), counted(written.reviews, "review")
@@ -97,13 +93,9 @@ def import_(
 
     Example: [bold]quizzer progress import backup.json[/bold]
     """
-    from quizzer.files import open_regular
-    from quizzer.progress.restore import import_backup
+    from quizzer.app.backups import import_progress
 
-    open_regular(file).close()  # a missing or special file is refused before any database work
-    workspace = workspace_for(ctx, None, db)
-    with workspace.open_progress() as store:
-        added = import_backup(store, file, workspace.clock())
+    added = import_progress(workspace_for(ctx, None, db), file)
     from quizzer.ui.widgets import counted
 
     answers, reviews = counted(added.attempts, "new answer"), counted(added.reviews, "new review")
@@ -131,9 +123,10 @@ def reset(
     what = f"progress on {card}" if card else "all progress"
     if not yes:
         raise QuizzerError(f"this forgets {what}; add --yes to confirm (export a backup first)")
-    with workspace_for(ctx, None, db).existing_progress() as store:
-        if store is None:
-            screen_for(ctx).note("no progress to reset")
-            return
-        removed = store.reset(card)
+    from quizzer.app.backups import reset_progress
+
+    removed = reset_progress(workspace_for(ctx, None, db), card)
+    if removed is None:
+        screen_for(ctx).note("no progress to reset")
+        return
     screen_for(ctx).note(f"forgot {what} ({removed} answers)")

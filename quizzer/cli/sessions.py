@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from quizzer.app.choosing import NothingToStudy
+    from quizzer.app.studying import ReviewPlan
     from quizzer.study.events import Event
     from quizzer.ui.screen import Screen
 
@@ -151,18 +152,27 @@ def review(
     Example: [bold]quizzer review --limit 20[/bold]
     """
     from quizzer.app import studying
-    from quizzer.app.choosing import filtered, load
+    from quizzer.app.choosing import CardChoice
 
     workspace = workspace_for(ctx, deck, db)
     sync_around(ctx, workspace)
     screen = screen_for(ctx)
-    candidates = filtered(load(workspace).cards, tuple(tag or ()), search)
-    plan = studying.plan_review(workspace, candidates, limit=limit, new_per_day=new)
-    if not plan.cards:
-        screen.plan.nothing_due(plan.next_due, plan.now)
-        return
-    screen.plan.review_plan(plan.due, plan.new)
-    screen.plan.review_workload(plan.workload, plan.desired_retention)
+    choice = CardChoice(tags=tuple(tag or ()), search=search, limit=limit, purpose="to review")
     options = studying.StudyOptions(tries=tries, brief=brief, rate_prompt=rate_prompt)
-    learner = terminal_learner(workspace, screen, _quiz_view(screen, brief))
-    exit_if_interrupted(studying.study(workspace, plan.cards, learner, options, mode="review"))
+    learner = terminal_learner(
+        workspace, screen, _quiz_view(screen, brief), planned=_review_plan_view(screen)
+    )
+    try:
+        ended = studying.review(workspace, choice, learner, options, new_per_day=new)
+    except studying.NothingDue as nothing:
+        screen.plan.nothing_due(nothing.next_due, nothing.now)
+        return
+    exit_if_interrupted(ended)
+
+
+def _review_plan_view(screen: Screen) -> Callable[[ReviewPlan], None]:
+    def show(plan: ReviewPlan) -> None:
+        screen.plan.review_plan(plan.due, plan.new)
+        screen.plan.review_workload(plan.workload, plan.desired_retention)
+
+    return show

@@ -17,16 +17,23 @@ from quizzer.cli.terminal import ended_by_signal, read_line, start_without_inter
 from quizzer.errors import ExitCode
 
 if TYPE_CHECKING:
-    from quizzer.app.studying import Learner
+    from quizzer.app.studying import Learner, ReviewPlan
     from quizzer.app.workspace import Workspace
     from quizzer.study.events import EndReason, Event, Prompt
     from quizzer.ui.screen import Screen
 
 
 def terminal_learner(
-    workspace: Workspace, screen: Screen, show: Callable[[Event], None]
+    workspace: Workspace,
+    screen: Screen,
+    show: Callable[[Event], None],
+    *,
+    planned: Callable[[ReviewPlan], None] | None = None,
 ) -> Learner:
-    """A learner who reads prompts on ``screen`` and types at the terminal (or a pipe)."""
+    """A learner who reads prompts on ``screen`` and types at the terminal (or a pipe).
+
+    ``planned`` shows a review's plan before its first card.
+    """
     from quizzer.app.studying import Learner
 
     interactive = workspace.interactive
@@ -54,7 +61,12 @@ def terminal_learner(
         # A pipe has no one to read the keys.
         keys=screen.keys_help if interactive else _no_keys_help,
         start_thread=start_without_interrupts,
+        planned=planned or _no_plan,
     )
+
+
+def _no_plan(plan: ReviewPlan) -> None:
+    """Nothing: a quiz or drill has no plan to show."""
 
 
 def _no_keys_help(keys: str) -> None:

@@ -20,7 +20,6 @@ from quizzer.progress.stored import stored_time
 if TYPE_CHECKING:
     from fsrs.card import CardDict
 
-    from quizzer.progress.store import Store
 
 #: How many cards ``--weak`` picks when no number follows it.
 DEFAULT_WEAK = 10
@@ -87,11 +86,6 @@ def states_from(
         due = stored_time(state.get("due")) or _LONG_AGO
         states[card_id] = CardState(due, review_counts.get(card_id, 0))
     return states
-
-
-def read_states(store: Store) -> dict[str, CardState]:
-    """Every scheduled card's state in the progress database."""
-    return states_from(store.fsrs_cards(), store.review_counts())
 
 
 def choose(

@@ -363,12 +363,13 @@ def _seeded_fuzz(seed: int) -> Iterator[None]:
     """
     import fsrs.scheduler as module
 
-    original = module.random
-    module.random = random.Random(seed).random
+    names = vars(module)  # ``random`` is imported there, not exported (mypy --strict)
+    original = names["random"]
+    names["random"] = random.Random(seed).random
     try:
         yield
     finally:
-        module.random = original
+        names["random"] = original
 
 
 def replay(db: sqlite3.Connection, scheduler: Scheduler, cards: set[str]) -> None:

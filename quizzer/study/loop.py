@@ -18,8 +18,8 @@ The loop is the one place that saves: each judged answer (the event carries
 its attempt) as it comes, and a card's review the moment its last blank is
 done, before anything else is shown, so no way out can lose it; the due
 time shown is the one saved, and a grade changed afterwards replaces it.
-A card left in its learning steps is handed back to the session to ask
-again when its step is due.
+A card left in its (re)learning steps after its rating, whatever the
+rating, is handed back to the session to ask again when its step is due.
 
 Reading a line and showing an event are passed in, so a whole session runs
 in a test without a terminal.
@@ -198,7 +198,6 @@ class _Loop:
         self.finished: _Finished | None = None  # the last finished card, kept in view
         self.card_started_at: datetime | None = None
         self.setting_aside: str | None = None  # /suspend or /bury of the card going on
-        self.returning: set[str] = set()  # cards rated Again, back until out of their steps
         self.checks = FollowUpChecks()  # a quiz's follow-up answers, on their key points
 
     def run(self) -> EndReason:
@@ -360,21 +359,18 @@ class _Loop:
         self._come_back(finished)
 
     def _come_back(self, finished: _Finished) -> None:
-        """A card rated Again is asked again when its learning step is due, and so on
-        while it stays in its steps.
+        """A card still in its (re)learning steps after its rating is asked again in this
+        session when its step is due, as Anki does; Easy, or a last step passed, graduates.
 
-        A new card answered right stays in FSRS's learning steps too (Good: 10 minutes);
-        it is not asked twice in one session: the learner has just shown they know it.
+        Not only Again: a new card answered right (Good) is in FSRS's learning state
+        with its next step 10 minutes away, and Anki shows it again within its
+        20-minute learn-ahead window (issue 24). The rating read is the final one
+        (after a changed rating, an override or nothing changed).
         """
-        card_id = finished.card.id
         if self.progress is None or finished.due is None:
             return
-        returning = finished.grade is Grade.AGAIN or card_id in self.returning
-        if returning and self.progress.in_learning(card_id):
-            self.returning.add(card_id)
+        if self.progress.in_learning(finished.card.id):
             self.session.come_back(finished.card, finished.due)
-        else:
-            self.returning.discard(card_id)
 
     def _answer_changes(self, card: Card) -> None:
         if self.progress is None or self.fingerprints is None:

@@ -70,6 +70,9 @@ def test_every_section_is_reachable_one_key_each(tmp_path):
         # Every section was shown: the menu is done and the rating follows.
         child.expect_exact("Enter keeps › ")
         child.send("3")
+        # Good: the 10-minute learning step, inside the learn-ahead, so it comes back.
+        child.expect_exact("[1] scale › ")
+        child.sendline("/quit")
         child.expect_exact("Session summary")
         child.expect(pexpect.EOF)
     finally:

@@ -79,6 +79,9 @@ def test_a_quiz_checks_each_typed_follow_up_answer(tmp_path):
         child.send("n")
         child.expect_exact("Enter keeps › ")
         child.send("3")
+        # Good: the 10-minute learning step, inside the learn-ahead, so it comes back.
+        child.expect_exact("[1] scale › ")
+        child.sendline("/quit")
         child.expect_exact("Session summary")
         child.expect(pexpect.EOF)
     finally:
