@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import textwrap
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
+from quizzer.cards.deck import Deck, bundled_content_dir, load_deck
 from quizzer.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,3 +99,34 @@ def quizzer_in_a_terminal(
         timeout=timeout,
         dimensions=(rows, 80),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def bundled_deck() -> Deck:
+    """The bundled deck with source positions, read once per test process.
+
+    A dozen modules parametrize over it when they are imported: each reading
+    its 200 YAML files again made collecting the suite take 20 s of CPU, and
+    every xdist worker collects. Treat the cards as read-only (copy to change one).
+    """
+    return load_deck([bundled_content_dir()])
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep each module with a costly module- or session-wide fixture (a built wheel,
+    an Anki collection, a fitted optimiser, a warm judge worker) on one xdist worker.
+
+    ``--dist loadgroup`` (the README's test command) then builds it once instead of
+    once per worker; every other test goes to whichever worker is free.
+    """
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is None:
+            continue
+        module = item.nodeid.split("::", 1)[0]
+        shared = any(
+            definitions[-1].scope in ("module", "session") and definitions[-1].baseid == module
+            for definitions in fixtures.name2fixturedefs.values()
+        )
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(module))

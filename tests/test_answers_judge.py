@@ -15,10 +15,10 @@ from quizzer.answers.judge import match_words, normalise_words
 from quizzer.answers.symbolic import to_sympy
 from quizzer.answers.syntax import Binary, Call, Num, TooLarge
 from quizzer.answers.words import within_one_edit
-from quizzer.cards.deck import deck_sources, load_card_file, load_deck
+from quizzer.cards.deck import load_card_file
 from quizzer.cards.model import Card
 
-from .conftest import ATTENTION
+from .conftest import ATTENTION, bundled_deck
 
 ATTENTION_CARD = load_card_file(ATTENTION)[0].card
 ATTENTION_JUDGE = CardJudge(ATTENTION_CARD)
@@ -337,7 +337,7 @@ def test_word_blank_with_phrase_answer():
 
 
 def every_card_and_blank():
-    deck = load_deck(deck_sources([], {}))
+    deck = bundled_deck()
     return [(loaded.card, name) for loaded in deck.cards for name in loaded.card.blanks]
 
 

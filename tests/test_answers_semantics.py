@@ -14,10 +14,11 @@ from quizzer.answers.checks import answer_problems
 from quizzer.answers.judge import MIN_CONFIRMED, symbol_domains
 from quizzer.answers.numeric import Domain, evaluate, sample_points
 from quizzer.answers.syntax import SymbolTable, parse
-from quizzer.cards.deck import deck_sources, load_deck
 from quizzer.cards.model import Card, card_problems
 
-DECK = load_deck(deck_sources())
+from .conftest import bundled_deck
+
+DECK = bundled_deck()
 
 
 def bundled(card_id: str) -> CardJudge:

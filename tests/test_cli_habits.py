@@ -13,13 +13,13 @@ import pytest
 from quizzer.progress.settings import DEFAULTS
 from quizzer.study import defaults
 
+from .conftest import bundled_deck
+
 NOW = "2026-12-01T10:00:00Z"
 
 
 def _cards_tagged(tag: str) -> int:
-    from quizzer.cards.deck import deck_sources, load_deck
-
-    return sum(tag in loaded.card.tags for loaded in load_deck(deck_sources([], {})).cards)
+    return sum(tag in loaded.card.tags for loaded in bundled_deck().cards)
 
 
 #: How many bundled cards carry the attention tag: it grows as cards are written.

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from quizzer.cards.deck import bundled_content_dir, load_deck
+from .conftest import bundled_deck
 
 NEW_CARDS = {
     "gan-non-saturating-loss": "generative",
@@ -38,7 +38,7 @@ NEW_CARDS = {
     "forward-vs-reverse-autodiff": "backprop",
     "batchnorm-backward": "backprop",
 }
-LOADED = {loaded.card.id: loaded for loaded in load_deck([bundled_content_dir()]).cards}
+LOADED = {loaded.card.id: loaded for loaded in bundled_deck().cards}
 ARXIV = re.compile(r"^https://arxiv\.org/abs/\d{4}\.\d{4,5}$")
 RNG = np.random.default_rng(20261201)
 

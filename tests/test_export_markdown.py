@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from quizzer.answers.formula import filled_prompt
-from quizzer.cards.deck import load_deck
-from quizzer.cards.finding import bundled_content_dir
 from quizzer.cards.sections import citation
 from quizzer.export.markdown import code_span, escape, markdown_sheet
 
+from .conftest import bundled_deck
+
 MD = MarkdownIt("commonmark")
-CARDS = [loaded.card for loaded in load_deck([bundled_content_dir()]).cards]
+CARDS = [loaded.card for loaded in bundled_deck().cards]
 
 
 def _text(inline) -> str:

@@ -406,6 +406,16 @@ def test_a_card_rated_again_comes_back_once_its_step_is_due(store):
     assert rows(store, "SELECT card_id, rating FROM reviews ORDER BY id")[0] == ("line", 1)
 
 
+def test_a_card_that_comes_back_is_not_asked_its_follow_ups_again(store):
+    # The same run as above: line's two follow-ups are asked at its first showing only.
+    script = Script("!", "!", "", "", "", "m", "b", "", "", "", "m", "b", "", "", "")
+    _, shown = run(store, script, cards=(LINE, LINE2), steps=True)
+    started = [e.card.id for e in shown if type(e).__name__ == "CardStarted"]
+    assert started[:3] == ["line", "line2", "line"]
+    asked = [p.item.card_id for p in script.prompts if type(p).__name__ == "ApproachAsked"]
+    assert asked == ["line", "line", "line2", "line2"]
+
+
 class SlowClock:
     """A learner who takes 30 seconds a call (too slow for Easy: right first time is Good);
     ``jump`` moves the time on, as minutes spent on other cards would."""

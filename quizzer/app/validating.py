@@ -65,6 +65,7 @@ def validate_paths(
     reviewed_answers: Callable[[str], dict[str, tuple[str, str]]] | None = None,
     workers: int | None = None,
     cached: bool = True,
+    require_key_points: bool = False,
 ) -> ValidationReport:
     """Validate the cards under ``paths`` (every known card when empty).
 
@@ -77,6 +78,9 @@ def validate_paths(
     With ``cached``, a card whose file, deck ids, reviewed answers and quizzer
     are as when it was last checked is not judged again: its problems come
     from the cache, as a linter such as ruff does.
+    With ``require_key_points``, a follow-up without key points is a warning
+    (an error with ``strict``): issue 28 asks it of the bundled deck once every
+    card has them.
     """
     from quizzer.cards.cache import cached_results, store_results
 
@@ -97,7 +101,7 @@ def validate_paths(
         real = {p.resolve() for source in targets for p, _ in card_files(source)}
         problems = [p for p in deck.problems if Path(p.path).resolve() in real]
     checked = [c for c in deck.cards if c.resolved in target_files]
-    context = _context(known_ids)
+    context = f"{_context(known_ids)}|key points required: {require_key_points}"
     keys: dict[str, tuple[LoadedCard, dict[str, tuple[str, str]]]] = {}
     for loaded in checked:
         reviewed = reviewed_answers(loaded.id) if reviewed_answers else {}
@@ -108,7 +112,10 @@ def validate_paths(
         if usable is not None:
             found[key] = usable
             problems.extend(usable)
-    jobs = [(key, str(c.path), c.deck, reviewed) for key, (c, reviewed) in keys.items()]
+    jobs = [
+        (key, str(c.path), c.deck, reviewed, require_key_points)
+        for key, (c, reviewed) in keys.items()
+    ]
     jobs = [job for job in jobs if job[0] not in found]
     fresh = {key: new for key, new in _deep_checks(jobs, known_ids, workers) if new is not None}
     for new in fresh.values():
@@ -121,7 +128,8 @@ def validate_paths(
     return ValidationReport(cards=len(target_files), problems=problems)
 
 
-Job = tuple[str, str, str, dict[str, tuple[str, str]]]  # key, path, deck, reviewed answers
+#: key, path, deck, reviewed answers, whether every follow-up needs key points
+Job = tuple[str, str, str, dict[str, tuple[str, str]], bool]
 
 
 def _deep_checks(
@@ -210,7 +218,7 @@ def _deep_check(job: Job) -> tuple[str, list[Problem] | None]:
     from quizzer.answers.checks import answer_problems
     from quizzer.cards.model import CardProblem, publishing_problems
 
-    key, path, deck, reviewed = job
+    key, path, deck, reviewed, require_key_points = job
     loaded, _ = load_card_file(Path(path), deck)  # with positions, which cached cards lack
     if loaded is None:  # changed on disk since the deck was read: the next run sees it
         return key, None
@@ -219,6 +227,9 @@ def _deep_check(job: Job) -> tuple[str, list[Problem] | None]:
     found.extend(_changed_answers(judge, reviewed))
     found.extend(alias_shadow_problems(loaded.card))
     found.extend(key_point_problems(loaded.card))
+    found.extend(giveaway_problems(loaded.card, judge))
+    if require_key_points:
+        found.extend(missing_key_points(loaded.card))
     for index, other in enumerate(loaded.card.related):
         if other not in _known_ids:
             found.append(
@@ -260,6 +271,37 @@ def key_point_problems(card: Card) -> list[CardProblem]:
     return problems
 
 
+def missing_key_points(card: Card) -> list[CardProblem]:
+    """Follow-ups without key points: their answers cannot be checked (issue 28 item 4)."""
+    from quizzer.cards.model import CardProblem
+
+    return [
+        CardProblem(
+            ("follow_ups", f),
+            f"follow-up {f + 1} has no key points: list what a good answer says"
+            " (key_points, each with concepts or a formula) so answers can be checked",
+            warning=True,
+        )
+        for f, follow_up in enumerate(card.follow_ups)
+        if not follow_up.key_points
+    ]
+
+
+def giveaway_problems(card: Card, judge: CardJudge) -> list[CardProblem]:
+    """Wrong-answer feedback that states the blank's answer (issue 23 item 4)."""
+    from quizzer.answers.giveaway import giveaways
+    from quizzer.cards.model import CardProblem
+
+    return [
+        CardProblem(
+            ("blanks", found.blank, "wrong", found.wrong, "feedback"),
+            found.message(card.blanks[found.blank].answer),
+            warning=True,
+        )
+        for found in giveaways(card, judge)
+    ]
+
+
 def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> list[CardProblem]:
     from quizzer.cards.model import CardProblem
 
@@ -278,7 +320,11 @@ def _changed_answers(judge: CardJudge, reviewed: dict[str, tuple[str, str]]) -> 
 
 
 def validate(
-    workspace: Workspace, paths: Sequence[Path] = (), *, strict: bool = False
+    workspace: Workspace,
+    paths: Sequence[Path] = (),
+    *,
+    strict: bool = False,
+    require_key_points: bool = False,
 ) -> ValidationReport:
     """``quizzer validate``: check ``paths`` (default: every known card) as the command does.
 
@@ -297,7 +343,11 @@ def validate(
     try:
         reviewed = store.fingerprints if store is not None else None
         return validate_paths(
-            list(paths), workspace.sources(), strict=strict, reviewed_answers=reviewed
+            list(paths),
+            workspace.sources(),
+            strict=strict,
+            reviewed_answers=reviewed,
+            require_key_points=require_key_points,
         )
     finally:
         if store is not None:

@@ -91,6 +91,13 @@ def validate(
     strict: Annotated[
         bool, typer.Option("--strict", help="Require every teaching section (publishable cards).")
     ] = False,
+    require_key_points: Annotated[
+        bool,
+        typer.Option(
+            "--require-key-points",
+            help="Report follow-ups without key points (errors with --strict).",
+        ),
+    ] = False,
     deck: DeckOption = None,
     db: DbOption = None,
     json: JsonOption = False,
@@ -103,7 +110,12 @@ def validate(
     from quizzer.app.validating import validate as validate_cards
 
     screen = screen_for(ctx)
-    report = validate_cards(workspace_for(ctx, deck, db), paths or [], strict=strict)
+    report = validate_cards(
+        workspace_for(ctx, deck, db),
+        paths or [],
+        strict=strict,
+        require_key_points=require_key_points,
+    )
     if json:
         screen.json(report.to_dict())
     else:

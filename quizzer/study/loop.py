@@ -199,6 +199,9 @@ class _Loop:
         self.card_started_at: datetime | None = None
         self.setting_aside: str | None = None  # /suspend or /bury of the card going on
         self.checks = FollowUpChecks()  # a quiz's follow-up answers, on their key points
+        # Cards whose follow-ups were asked: a card that comes back in its learning steps
+        # is asked its blanks again, not the interviewer's questions it already answered.
+        self.followed_up: set[str] = set()
 
     def run(self) -> EndReason:
         try:
@@ -387,10 +390,11 @@ class _Loop:
         if self._menu_on:
             self._menu(card)
             return
-        if self.options.follow_ups and card.follow_ups:
+        if self.options.follow_ups and card.follow_ups and card.id not in self.followed_up:
             if self.options.interactive:
                 self._follow_ups(card)
             else:
+                self.followed_up.add(card.id)
                 self.show(FollowUpsListed(card))
         if self.options.closing:
             self.show(ClosingSections(card))
@@ -403,6 +407,8 @@ class _Loop:
     def _menu(self, card: Card) -> None:
         """The sections after the card back, one key each, until ``n`` or none is left."""
         left = [field for field in MENU_SECTIONS if getattr(card, field, None)]
+        if card.id in self.followed_up and "follow_ups" in left:
+            left.remove("follow_ups")
         while left:
             line = self._ask(lambda: SectionAsked(card=card, left=tuple(left)))
             key = line.strip().lower()
@@ -426,6 +432,7 @@ class _Loop:
         A typed answer is checked on the follow-up's key points, and the grade they
         earn is proposed and saved as the follow-up's review (as a drill saves it).
         """
+        self.followed_up.add(card.id)
         try:
             for index, follow in enumerate(card.follow_ups):
                 item = FollowUpId(card.id, index)

@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from quizzer.cards.deck import bundled_content_dir, load_deck
+from tests.conftest import bundled_deck
 
-CARDS = [loaded.card for loaded in load_deck([bundled_content_dir()]).cards]
+CARDS = [loaded.card for loaded in bundled_deck().cards]
 WITH_CODE = [card for card in CARDS if card.code]
 
 

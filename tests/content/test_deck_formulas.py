@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from quizzer.answers import CardJudge
-from quizzer.cards.deck import deck_sources, load_deck
+from tests.conftest import bundled_deck
 
-DECK = load_deck(deck_sources([], {}))
+DECK = bundled_deck()
 RNG = np.random.default_rng(12345)
 
 

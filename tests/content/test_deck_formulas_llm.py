@@ -16,11 +16,11 @@ import re
 import numpy as np
 import pytest
 
-from quizzer.cards.deck import bundled_content_dir, load_deck
+from tests.conftest import bundled_deck
 
 DECKS = ("ml", "scale", "alignment", "decoding", "systems")
-CARDS = [loaded.card for loaded in load_deck([bundled_content_dir()]).cards if loaded.deck in DECKS]
-ALL_IDS = {loaded.card.id for loaded in load_deck([bundled_content_dir()]).cards}
+CARDS = [loaded.card for loaded in bundled_deck().cards if loaded.deck in DECKS]
+ALL_IDS = {loaded.card.id for loaded in bundled_deck().cards}
 RNG = np.random.default_rng(20261130)
 ARXIV = re.compile(r"^https://arxiv\.org/abs/\d{4}\.\d{4,5}$")
 
@@ -73,9 +73,7 @@ def test_sources_are_cited_in_full(card):
 
 def test_attention_lists_the_cards_that_point_to_it():
     pointing = {
-        loaded.card.id
-        for loaded in load_deck([bundled_content_dir()]).cards
-        if "attention" in loaded.card.related
+        loaded.card.id for loaded in bundled_deck().cards if "attention" in loaded.card.related
     }
     attention = next(card for card in CARDS if card.id == "attention")
     assert pointing <= set(attention.related)

@@ -15,10 +15,10 @@ from math import erf, sqrt
 import numpy as np
 import pytest
 
-from quizzer.cards.deck import bundled_content_dir, load_deck
+from tests.conftest import bundled_deck
 
 DECKS = ("ml", "alignment", "architecture", "decoding", "generative")
-CARDS = [loaded.card for loaded in load_deck([bundled_content_dir()]).cards if loaded.deck in DECKS]
+CARDS = [loaded.card for loaded in bundled_deck().cards if loaded.deck in DECKS]
 BY_ID = {card.id: card for card in CARDS}
 RNG = np.random.default_rng(20261201)
 

@@ -15,11 +15,11 @@ import pytest
 import yaml
 
 from quizzer.answers.keypoints import KeyPointChecker
-from quizzer.cards.deck import deck_sources, load_deck
 from quizzer.cards.model import Card
+from tests.conftest import bundled_deck
 
 HELD_OUT_DIR = Path(__file__).parent.parent / "data" / "follow_up_answers"
-CARDS: dict[str, Card] = {loaded.card.id: loaded.card for loaded in load_deck(deck_sources()).cards}
+CARDS: dict[str, Card] = {loaded.card.id: loaded.card for loaded in bundled_deck().cards}
 WITH_KEY_POINTS = sorted(
     card_id
     for card_id, card in CARDS.items()

@@ -17,11 +17,9 @@ from quizzer.answers.formula import fitted_answers
 from quizzer.answers.judge import symbol_table
 from quizzer.answers.symbolic import plain, pretty, to_sympy
 from quizzer.answers.syntax import parse
-from quizzer.cards.deck import deck_sources, load_deck
+from tests.conftest import bundled_deck
 
-CARDS = sorted(
-    (loaded.card for loaded in load_deck(deck_sources([], {})).cards), key=lambda card: card.id
-)
+CARDS = sorted((loaded.card for loaded in bundled_deck().cards), key=lambda card: card.id)
 
 
 def printed_forms(card, blank: str, answer: str, fitted: str) -> dict[str, str]:

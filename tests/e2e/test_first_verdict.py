@@ -14,10 +14,9 @@ import pexpect
 import pytest
 
 from quizzer.answers import CardJudge, judge_bounded
-from quizzer.cards.deck import deck_sources, load_deck
-from tests.conftest import quizzer_in_a_terminal
+from tests.conftest import bundled_deck, quizzer_in_a_terminal
 
-DECK = load_deck(deck_sources([], {})).cards
+DECK = bundled_deck().cards
 
 
 def every_answer(card):
