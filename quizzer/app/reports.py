@@ -222,12 +222,15 @@ class OverridesReport:
 
     cards: list[CardOverrides]
     paths: dict[str, str | None] = field(default_factory=dict)
+    #: Where to edit each card: its file, or a bundled card's file in quizzer's source.
+    sources: dict[str, str | None] = field(default_factory=dict)
 
     def to_list(self) -> list[dict[str, Any]]:
         return [
             {
                 "card": item.card_id,
                 "path": self.paths[item.card_id],
+                "source": self.sources.get(item.card_id),
                 "overrides": [
                     {"blank": a.blank, "given": a.given, "at": a.at.isoformat()}
                     for a in item.answers
@@ -250,8 +253,13 @@ def overrides(workspace: Workspace, card: str | None = None) -> OverridesReport:
         if store is not None:
             attempts = list(store.each_attempt(card, overridden_only=True))
     found = overrides_by_card(attempts, card)
+    from quizzer.cards.finding import source_of
+
     paths = {c.card_id: str(known[c.card_id].path) if c.card_id in known else None for c in found}
-    return OverridesReport(found, paths)
+    sources = {
+        c.card_id: source_of(known[c.card_id].path) if c.card_id in known else None for c in found
+    }
+    return OverridesReport(found, paths, sources)
 
 
 @dataclass(frozen=True)
