@@ -206,6 +206,26 @@ _PATTERN_MESSAGES = {
 }
 
 
+#: pydantic's error kinds for a value of the wrong type, and what the field takes.
+_STRICT_TYPES = {
+    "bool_type": "true or false",
+    "int_type": "a whole number",
+    "float_type": "a number",
+}
+
+
+def _reads_as(kind: str, text: str) -> bool:
+    """Whether ``text`` written bare would be the type that ``kind`` says was wanted."""
+    from quizzer.cards.yamldoc import YamlError, load_yaml
+
+    try:
+        value = load_yaml(f"v: {text}").data["v"]
+    except (YamlError, TypeError, KeyError):
+        return False
+    wanted = {"bool_type": (bool,), "int_type": (int,), "float_type": (int, float)}[kind]
+    return isinstance(value, wanted) and (kind == "bool_type") == isinstance(value, bool)
+
+
 def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> list[Problem]:
     problems = []
     for detail in error.errors(include_url=False):
@@ -234,10 +254,51 @@ def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> li
         elif kind == "string_pattern_mismatch":
             pattern = str(detail.get("ctx", {}).get("pattern"))
             message = f"{_field_name(loc)} {_PATTERN_MESSAGES.get(pattern, detail['msg'].lower())}"
+        elif kind == "string_type" and tuple(loc) in doc.number_texts:
+            # YAML 1.2 reads 1e-4, 0o17, .5 as numbers: quoted they are text, as wanted.
+            written = doc.number_texts[tuple(loc)]
+            message = (
+                f"{_field_name(loc)}: text is wanted, not the number {written}:"
+                f' quote it, "{written}"'
+            )
+        elif kind in _STRICT_TYPES and isinstance(detail.get("input"), str):
+            # Quoted in YAML, so text: the schema refuses it and so do we, with the fix.
+            given = detail["input"]
+            wanted = f"{detail['msg'][0].lower()}{detail['msg'][1:]}"
+            message = f"{_field_name(loc)}: {wanted}, not the text {given!r}"
+            if _reads_as(kind, given):
+                message += ": write it without quotes"
+            else:
+                message += f" ({_STRICT_TYPES[kind]})"
         else:
-            message = f"{_field_name(loc)}: {detail['msg'][0].lower()}{detail['msg'][1:]}"
+            text = detail["msg"].removeprefix("Value error, ")
+            message = f"{_field_name(loc)}: {text[0].lower()}{text[1:]}"
         problems.append(_located(path, doc, loc, message, at_key))
     return problems
+
+
+#: Fields holding answer syntax: a number there is kept as its author wrote it.
+_ANSWER_FIELDS = frozenset({"answer", "value", "formula"})
+
+
+def _answers_as_written(doc: YamlDoc) -> None:
+    """Put back the text of bare numbers in answer fields: ``answer: 1e-4`` stays ``1e-4``.
+
+    YAML 1.2 reads ``1e-4``, ``012`` and ``0.50`` as numbers, whose Python
+    text (``0.0001``, ``12``, ``0.5``) is not what the author wrote or the
+    learner is shown.
+    """
+    for path, text in doc.number_texts.items():
+        if not path or path[-1] not in _ANSWER_FIELDS:
+            continue
+        parent = doc.data
+        try:
+            for part in path[:-1]:
+                parent = parent[part]
+            if isinstance(parent, dict) and not isinstance(parent[path[-1]], bool):
+                parent[path[-1]] = text
+        except (KeyError, IndexError, TypeError):
+            continue
 
 
 def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[Problem]]:
@@ -269,6 +330,7 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     if not isinstance(doc.data, dict):
         what = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
         return None, [Problem(name, 1, 1, f"a card must be a mapping of fields, not {what}")]
+    _answers_as_written(doc)
     try:
         card = Card.model_validate(doc.data)
     except ValidationError as error:
@@ -280,12 +342,17 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     return loaded, problems
 
 
-def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
+def load_deck(sources: Iterable[Path], *, cached: bool = False, report: bool = True) -> Deck:
     """Load every card under ``sources``; duplicate ids are problems naming both files.
 
     With ``cached``, cards unchanged since they last passed every check come
     from the deck cache, without YAML parsing or validation (and without
     their source positions, which only ``validate`` needs).
+
+    With ``report``, files that could not be loaded and duplicate ids are
+    summed up in one line through :func:`quizzer.files.report_warning`, which
+    every command prints once as a warning (``validate``, which lists each
+    problem, turns it off).
     """
     from quizzer.cards.cache import DeckCache
 
@@ -334,7 +401,37 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
         if cache is not None:
             cache.keep_only({str(p) for p, _ in files})
             cache.save()
+    summary = deck_warning(deck) if report else None
+    if summary is not None:
+        from quizzer.files import report_warning
+
+        report_warning(summary)
     return deck
+
+
+#: Duplicate ids a deck warning names before it only counts the rest.
+_NAMED_DUPLICATES = 3
+
+
+def deck_warning(deck: Deck) -> str | None:
+    """One line about the cards a command will not see: broken files and duplicate ids.
+
+    None when every file loaded. Each problem itself is for ``validate`` to show.
+    """
+    duplicates = [p for p in deck.problems if p.message.startswith("duplicate id '")]
+    broken = {p.path for p in deck.problems if p.severity == "error" and p not in duplicates}
+    parts = []
+    if broken:
+        noun = "card file" if len(broken) == 1 else "card files"
+        parts.append(f"{len(broken)} {noun} could not be loaded")
+    for problem in duplicates[:_NAMED_DUPLICATES]:
+        card_id = problem.message.split("'", 2)[1]
+        parts.append(f"{problem.path} is skipped: its id '{card_id}' is taken")
+    if len(duplicates) > _NAMED_DUPLICATES:
+        parts.append(f"{len(duplicates) - _NAMED_DUPLICATES} more duplicate ids")
+    if not parts:
+        return None
+    return "; ".join(parts) + "; run 'quizzer validate' to see why"
 
 
 #: From this many cards to parse, parsing is spread over every core.
@@ -460,7 +557,7 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     """
     from quizzer.cards.cache import DeckCache
 
-    for source in sources:
+    for index, source in enumerate(sources):
         cache = DeckCache(source)
         for path in cache.paths_with_id(card_id):
             try:
@@ -474,8 +571,30 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
                 deck = source.name if relative == "." else relative
             else:
                 deck = source.parent.name
+            _warn_of_later_copies(card_id, path, sources[index:])
             return LoadedCard(None, path, deck, summary=cached[0], load=cached[1])
     return None
+
+
+def _warn_of_later_copies(card_id: str, first: Path, sources: Sequence[Path]) -> None:
+    """Say, as :func:`load_deck` would, that a later file with this id is skipped.
+
+    The quick path never walks the deck, so it cannot count broken files;
+    the copies of the one id it was asked for are in the cache index.
+    """
+    from quizzer.cards.cache import DeckCache
+    from quizzer.files import report_warning
+
+    seen = {str(first.resolve())}
+    for source in sources:
+        for path in DeckCache(source).paths_with_id(card_id):
+            resolved = str(path.resolve())
+            if resolved not in seen and path.is_file():
+                seen.add(resolved)
+                report_warning(
+                    f"{path} is skipped: its id '{card_id}' is taken;"
+                    " run 'quizzer validate' to see why"
+                )
 
 
 def is_existing_file(path: Path) -> bool:
@@ -518,6 +637,7 @@ __all__ = [
     "bundled_content_dir",
     "card_files",
     "deck_sources",
+    "deck_warning",
     "is_existing_file",
     "load_card_file",
     "load_deck",
