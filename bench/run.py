@@ -94,6 +94,11 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--history-only",
+        action="store_true",
+        help="only the reference and the heavy-history rows (issue 25), 1,000,000 reviews",
+    )
     args = parser.parse_args()
     runs = 5 if args.quick else 11
     big = 2_000 if args.quick else 10_000
@@ -108,12 +113,16 @@ def main() -> None:
             "NO_COLOR": "1",
         }
         startup, reference = startup_rows(env, runs)
-        rows += startup
-        rows += session_rows(runs)
-        rows += judge_rows(args.quick)
-        rows += deck_rows(Path(folder), env, big, runs)
-        rows += backup_rows(reviews)
-        rows += history_rows(Path(folder), env, reviews, 3 if args.quick else 5)
+        if args.history_only:
+            reviews = 1_000_000
+        else:
+            rows += startup
+            rows += session_rows(runs)
+            rows += judge_rows(args.quick)
+            rows += deck_rows(Path(folder), env, big, runs)
+            rows += backup_rows(reviews)
+        # Three runs each, the best: the issue's rule for a machine shared by many.
+        rows += history_rows(Path(folder), env, reviews, 3)
     print(
         f"quizzer benchmarks: {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {platform.system()}; "
@@ -314,8 +323,22 @@ def backup_rows(reviews: int) -> list[Row]:
     ]
 
 
+#: What issue 25 measured before the history was aggregated in SQL and kept in totals
+#: (main before the summaries measured 41 s, 29 s, 2.3 s, 9.0 s and 11 s here, under load 9).
+HISTORY_BEFORE = {
+    "stats": "11.8 s, 1.2 GB",
+    "stats --json": "11.0 s, 1.2 GB",
+    "review, to its first card": "6.7 s, 893 MB",
+    "stats CARD": "2.1 s, 58 MB",
+}
+
+
 def history_rows(folder: Path, env: dict[str, str], reviews: int, runs: int) -> list[Row]:
-    """Progress commands on a heavy learner's history (issue 25), medians of ``runs``."""
+    """Progress commands on a heavy learner's history (issue 25), the best of ``runs``.
+
+    The best, not the median: the machine is shared, and a run can only be slowed by
+    the others, never sped up.
+    """
     db = folder / "heavy.db"
     subprocess.run(
         [
@@ -332,7 +355,7 @@ def history_rows(folder: Path, env: dict[str, str], reviews: int, runs: int) -> 
     )
     # The history's last day: the calendar and retention cover its last months.
     heavy = {**env, "QUIZZER_DB": str(db), "QUIZZER_NOW": "2026-02-01T00:00:00Z"}
-    run_once([*QUIZZER, "stats", "--json"], heavy)  # the schema step (an index) runs once
+    run_once([*QUIZZER, "stats", "--json"], heavy)  # the schema step (the totals) runs once
     # The targets are for 1,000,000 reviews, held as they are for a smaller history.
     rows = []
     for name, command, limit, memory in (
@@ -341,6 +364,9 @@ def history_rows(folder: Path, env: dict[str, str], reviews: int, runs: int) -> 
         ("review, to its first card", ["review"], 0.5, None),
         ("quiz --due, to its first card", ["quiz", "--due"], 0.5, None),
         ("stats CARD", ["stats", "attention"], 0.3, None),
+        ("bare quizzer (status)", [], None, None),
+        ("quiz --weak, to its first card", ["quiz", "--weak"], None, None),
+        ("drill --list-topics", ["drill", "--list-topics"], None, None),
     ):
         times, peaks = [], []
         for _ in range(runs):
@@ -358,13 +384,15 @@ def history_rows(folder: Path, env: dict[str, str], reviews: int, runs: int) -> 
                 )
             times.append(time.perf_counter() - started)
             peaks.append(int(result.stderr.strip().splitlines()[-1]) / 1024)
-        seconds, peak = statistics.median(times), max(peaks)
-        target = f"< {limit:g} s" + (f", < {memory} MB" if memory else "")
-        met = seconds < limit and (memory is None or peak < memory)
+        seconds, peak = min(times), max(peaks)
+        target = "" if limit is None else f"< {limit:g} s"
+        target += f", < {memory} MB" if memory else ""
+        met = None if limit is None else seconds < limit and (memory is None or peak < memory)
+        before = f" (was {HISTORY_BEFORE[name]})" if name in HISTORY_BEFORE else ""
         rows.append(
             Row(
                 f"{name}, {reviews:,} reviews + attempts",
-                f"{seconds:.2f} s, {peak:.0f} MB",
+                f"{seconds:.2f} s, {peak:.0f} MB{before}",
                 target,
                 met,
                 seconds,

@@ -258,3 +258,76 @@ def test_the_bundled_deck_is_deep_enough():
         if words < 150 or len(card.follow_ups) < 3 or not card.code or not card.worked_example:
             shallow.append(f"{card.id}: {words} words, {len(card.follow_ups)} follow-ups")
     assert not shallow, "cards below the bar: " + "; ".join(shallow)
+
+
+# --- strict types, as the schema says: no text-to-bool or text-to-number coercion -------
+
+
+@pytest.mark.parametrize(
+    ("extra", "line", "column", "message"),
+    [
+        (
+            "symbols:\n  m: {positive: \"true\"}\n",
+            2, 17, "symbols.m.positive: input should be a valid boolean, not the text 'true':"
+            " write it without quotes",
+        ),
+        (
+            "symbols:\n  m: {matrix: \"yes\"}\n",
+            2, 15, "symbols.m.matrix: input should be a valid boolean, not the text 'yes'"
+            " (true or false)",
+        ),
+        ("symbols:\n  m: {integer: 1}\n", 2, 16, "symbols.m.integer: input should be a valid bool"),
+        (
+            "sources:\n  - {title: Paper, year: \"2017\"}\n",
+            2, 26, "sources[0].year: input should be a valid integer, not the text '2017':"
+            " write it without quotes",
+        ),
+        ("sources:\n  - {title: P, year: 2017.0}\n", 2, 22, "sources[0].year: input should be"),
+        ("level: 1.0\n", 1, 8, "level: input should be 1, 2 or 3"),
+        ("level: true\n", 1, 8, "level: input should be 1, 2 or 3"),
+        (
+            "symbols:\n  m: {range: [\"0\", 1]}\n",
+            2, 15, "symbols.m.range[0]: input should be a valid number, not the text '0':",
+        ),
+    ],
+)  # fmt: skip
+def test_types_are_strict_with_the_fix_at_line_and_column(write_card, extra, line, column, message):
+    text = MINIMAL_CARD.format(id="strict").replace("symbols:\n  m: {}\n", "")
+    if "symbols:" not in extra:
+        text += "symbols:\n  m: {}\n"
+    loaded, problems = problems_of(write_card(text + extra))
+    assert loaded is None
+    # line counts from the start of ``extra``, after the minimal card's lines.
+    offset = text.count("\n")
+    assert [(p_line - offset, p_column) for p_line, p_column, _ in problems] == [(line, column)]
+    assert problems[0][2].startswith(message), problems[0][2]
+
+
+def test_the_same_card_with_real_types_loads(write_card):
+    text = MINIMAL_CARD.format(id="typed").replace("m: {}", "m: {positive: true, range: [0, 1.5]}")
+    loaded, problems = problems_of(
+        write_card(text + "sources:\n  - {title: P, year: 2017}\nlevel: 1\n")
+    )
+    assert problems == [] and loaded.card.symbols["m"].positive and loaded.card.level == 1
+    assert loaded.card.sources[0].year == 2017
+
+
+@pytest.mark.parametrize("written", ["1e-4", "012", "0.50", "0o17", "-1e9", "7"])
+def test_a_bare_number_in_an_answer_field_keeps_its_text(write_card, written):
+    text = MINIMAL_CARD.format(id="as-written").replace("answer: m", f"answer: {written}")
+    text = text.replace("m: {}", f"m: {{}}\n  k: {{value: {written}}}")
+    text += "follow_ups:\n  - question: Q\n    approach: A\n    key_points:\n"
+    text += f"      - {{point: p, formula: {written}}}\n"
+    loaded, problems = problems_of(write_card(text))
+    assert loaded is not None, problems
+    assert loaded.card.blanks["slope"].answer == written
+    assert loaded.card.symbols["k"].value == written
+    assert loaded.card.follow_ups[0].key_points[0].formula == written
+
+
+def test_a_bare_number_where_text_is_wanted_says_to_quote_it(write_card):
+    text = MINIMAL_CARD.format(id="quote-it") + "bullets: [fine, 1e-4]\n"
+    loaded, problems = problems_of(write_card(text))
+    assert loaded is None
+    message = 'bullets[1]: text is wanted, not the number 1e-4: quote it, "1e-4"'
+    assert problems == [(9, 17, message)]

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzer.cards.yamldoc import Position, YamlError, load_yaml
+from quizzer.cards.yamldoc import CardDumper, Position, YamlError, load_yaml
 
 
 def test_positions_of_nested_values_and_keys():
@@ -102,7 +102,9 @@ documents = st.recursive(
 
 @given(st.dictionaries(st.text(min_size=1, max_size=8), documents, max_size=5))
 def test_round_trip_matches_safe_load(data):
-    text = yaml.safe_dump(data, allow_unicode=True)
+    # Written by quizzer's dumper, a document means the same to quizzer (YAML 1.2) and to
+    # PyYAML's safe_load (YAML 1.1). PyYAML's own dumper quotes only what 1.1 misreads.
+    text = yaml.dump(data, Dumper=CardDumper, allow_unicode=True)
     assert load_yaml(text).data == yaml.safe_load(text)
 
 
@@ -113,16 +115,34 @@ def test_round_trip_matches_safe_load(data):
         ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("Yes", "Yes"),
         ("NO", "NO"), ("y", "y"), ("N", "N"),
         ("12", 12), ("-3", -3), ("1.5", 1.5), ("~", None), ("null", None), ("", None),
-        ("-1e9", "-1e9"),  # as PyYAML writes it unquoted: it must read back as text
+        # YAML 1.2's core numbers: PyYAML (1.1) read the first two as text, 012 as ten.
+        ("-1e9", -1e9), ("1e5", 100000.0), ("012", 12), ("0o17", 15), ("0x1F", 31),
+        (".inf", float("inf")), ("-.Inf", float("-inf")), ("+.5", 0.5), ("1.", 1.0),
+        # ...and what YAML 1.2 reads as text, where YAML 1.1 read numbers and dates.
+        ("1_000", "1_000"), ("0b101", "0b101"), ("1:30", "1:30"), ("2017-01-01", "2017-01-01"),
+        ("+0o7", "+0o7"), ("1e", "1e"), ("=", "="),
     ],
 )  # fmt: skip
 def test_only_true_and_false_are_booleans_as_in_yaml_1_2(plain, value):
     assert load_yaml(f"key: {plain}").data == {"key": value}
 
 
+def test_not_a_number_is_nan():
+    value = load_yaml("x: .NaN").data["x"]
+    assert value != value
+
+
 @given(st.lists(st.sampled_from(["yes", "no", "on", "off", "-1e9", "1e5", "0o12", "true"])))
 def test_what_pyyaml_writes_reads_back_the_same(words):
-    assert load_yaml(yaml.safe_dump({"words": words})).data == {"words": words}
+    # quizzer's dumper is PyYAML's, quoting what either YAML version would misread.
+    text = yaml.dump({"words": words}, Dumper=CardDumper)
+    assert load_yaml(text).data == yaml.safe_load(text) == {"words": words}
+
+
+def test_pyyaml_leaves_bare_what_yaml_1_2_reads_as_numbers():
+    # Why quizzer has its own dumper: PyYAML writes these texts unquoted.
+    assert yaml.safe_dump(["-1e9", "0o12"]) == "- -1e9\n- 0o12\n"
+    assert load_yaml(yaml.safe_dump({"w": ["-1e9", "0o12"]})).data == {"w": [-1e9, 10]}
 
 
 def test_quoted_and_tagged_scalars_keep_their_type():
@@ -160,12 +180,23 @@ def test_arbitrary_text_raises_only_yaml_error(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "1_0" * 3000],
+    ["extra: " + "9" * 5000, "list:\n  - 1\n  - -" + "1" * 4301, "key: +" + "10" * 3000],
 )
 def test_an_integer_too_long_for_python_is_a_located_error(text):
     with pytest.raises(YamlError, match="number too long") as caught:
         load_yaml(text)
     assert caught.value.position.line == text.count("\n") + 1
+
+
+def test_a_long_run_with_underscores_is_text_in_yaml_1_2():
+    assert load_yaml("key: +" + "1_0" * 3000).data == {"key": "+" + "1_0" * 3000}
+
+
+def test_an_explicit_number_tag_on_text_is_a_located_error():
+    with pytest.raises(YamlError, match="'abc' is not an integer") as caught:
+        load_yaml("a: 1\nb: !!int abc\n")
+    assert caught.value.position == Position(2, 4)
+    assert load_yaml('a: !!int "0o17"\nb: !!float "1e3"').data == {"a": 15, "b": 1000.0}
 
 
 def test_a_long_integer_in_quotes_is_text():
@@ -184,6 +215,28 @@ def test_a_long_integer_in_quotes_is_text():
         ("hint: note: this\n", "a ': ' inside a value needs quotes: hint: \"note: this\"", 1, 11),
         ('prompt: "x" y\n', "quote the whole value: prompt: '\"x\" y'", 1, 13),
         ("blanks:\n\tx: 1\n", "use spaces, not tabs, to indent", 2, 1),
+        ("id: x\n\ttitle: T\n", "use spaces, not tabs, to indent", 2, 1),
+        (
+            'also: ["value" matrix, values]\n',
+            "quote the whole item: [..., '\"value\" matrix', ...]",
+            1,
+            16,
+        ),
+        (
+            "hint: it\n  says: more\n",
+            "'says:' is indented under a value, not a mapping: line it up with the keys above it,"
+            " or quote the value if the ': ' belongs to it",
+            2,
+            7,
+        ),
+        ("hint: 'it's'\n", "a ' inside '...' ends it: hint: \"it's\"", 1, 11),
+        (
+            'a: 1\nhint: "never closed\nb: 2\n',
+            "this quote is never closed (a quote inside the text is doubled in '...' or escaped"
+            ' as \\" in "...")',
+            2,
+            7,
+        ),
     ],
 )
 def test_common_mistakes_say_what_to_do(text, message, line, column):

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from quizzer.cards.model import card_json_schema
+from quizzer.cards.yamldoc import CardDumper
 
 from .conftest import ATTENTION, MINIMAL_CARD, REPO
 
@@ -74,9 +75,9 @@ def full_card(write_card):
         **yaml.safe_load(ATTENTION.read_text(encoding="utf-8")),
         **yaml.safe_load(FULL_CARD_EXTRA),
     }
-    return write_card(
-        yaml.safe_dump(card, allow_unicode=True, sort_keys=False), "deck/attention.yaml"
-    )
+    # quizzer's dumper: PyYAML's own leaves texts such as -1e9 bare, numbers in YAML 1.2.
+    text = yaml.dump(card, Dumper=CardDumper, allow_unicode=True, sort_keys=False)
+    return write_card(text, "deck/attention.yaml")
 
 
 def test_show_renders_every_section_of_the_table(invoke, full_card):

@@ -234,14 +234,17 @@ ABSURD: dict[str, tuple[str, str]] = {
 def test_an_absurd_card_is_a_clear_verdict_in_seconds(invoke, write_card, name, command):
     symbols, blanks = ABSURD[name]
     path = _card(write_card, "absurd", symbols, blanks)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     if command == "validate":
         result = invoke("validate", str(path))
         expected = {0, 1}
     else:
         result = invoke("quiz", str(path), "--no-record", input="x\n")
         expected = {0, 2}
-    assert time.monotonic() - started < 10
+    # Work is bounded by CPU time (a shared machine stretches the wall clock several
+    # times over); the wall clock only catches a hang.
+    assert time.process_time() - cpu_started < 10
+    assert time.monotonic() - started < 60
     assert result.exit_code in expected, result.output
     assert_clean(result.exit_code, result.exit_code, result.stderr, result.stdout)
 

@@ -227,3 +227,31 @@ def test_a_setting_only_a_newer_quizzer_knows_is_kept_as_it_came(two) -> None:  
     assert a.connection.execute(
         "SELECT value FROM settings WHERE key = 'daily_goal'"
     ).fetchone() == ("30",)
+
+
+def test_a_change_is_dated_when_it_was_made_not_when_it_was_synced(two) -> None:  # noqa: F811
+    """a changes first but syncs last; b's later change is the newest and wins everywhere."""
+    a, b, folder = two
+    write_setting(a, "new_per_day", "7", now=START + HOUR)
+    set_suspended(a, ["attention"], True, now=START + HOUR)
+    write_setting(b, "new_per_day", "11", now=START + 2 * HOUR)
+    set_suspended(b, ["attention"], False, now=START + 2 * HOUR)
+    sync(b, folder, now=START + 3 * HOUR)
+    sync(a, folder, now=START + 5 * HOUR)  # a's changes reach the folder last
+    sync(b, folder, now=START + 6 * HOUR)
+    for store in (a, b):
+        assert read_settings(store).new_per_day == 11
+        assert not card_flags(store)["attention"].suspended
+    assert set_aside_and_settings(a) == set_aside_and_settings(b)
+
+
+def test_a_bury_is_dated_by_its_own_time(two) -> None:  # noqa: F811
+    a, b, folder = two
+    bury(b, "bayes", START + 2 * HOUR)  # the newer bury
+    bury(a, "bayes", START + HOUR)
+    sync(b, folder, now=START + 3 * HOUR)
+    sync(a, folder, now=START + 4 * HOUR)
+    sync(b, folder, now=START + 5 * HOUR)
+    until = card_flags(b)["bayes"].buried_until
+    assert card_flags(a)["bayes"].buried_until == until
+    assert until is not None and until > START + 2 * HOUR

@@ -43,8 +43,10 @@ def test_wheel_holds_the_package_and_the_deck(wheel):
     assert not any(name.startswith(("tests/", "content/")) for name in names)
 
 
-def test_installed_quizzer_lists_the_bundled_deck_from_an_unrelated_folder(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed (not editable) into a fresh virtual environment: its bin folder."""
+    env_dir = tmp_path_factory.mktemp("venv")
     # The running pip installs the wheel into a bare environment (ensurepip took
     # ~15 s), and the environment reaches the test run's own dependencies through
     # a .pth line instead of installing them again (~4 minutes: a third of CI).
@@ -65,6 +67,11 @@ def test_installed_quizzer_lists_the_bundled_deck_from_an_unrelated_folder(wheel
     target = Path(subprocess.check_output([str(python), "-c", where], text=True).strip())
     ours = dict.fromkeys(sysconfig.get_paths()[kind] for kind in ("purelib", "platlib"))
     (target / "test_run_dependencies.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return env_dir / "bin"
+
+
+def test_installed_quizzer_lists_the_bundled_deck_from_an_unrelated_folder(installed, tmp_path):
+    env_dir = installed.parent
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     listed = subprocess.run(
@@ -85,3 +92,32 @@ def test_installed_quizzer_lists_the_bundled_deck_from_an_unrelated_folder(wheel
         check=False,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_author_writes_a_card_into_the_user_deck_and_shows_it(installed, tmp_path):
+    """The README's first command, then `quizzer new my-card` and `quizzer show my-card`."""
+    quizzer = str(installed / "quizzer")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [quizzer, *args], cwd=elsewhere, capture_output=True, text=True, check=False
+        )
+
+    made = run("new", "my-card")
+    assert made.returncode == 0, made.stderr
+    path = Path(made.stdout.strip())
+    assert "site-packages" not in str(path) and path.is_file()
+    reference = path.read_text().splitlines()[0].split("$schema=", 1)[1]
+    schema = (path.parent / reference).resolve()
+    assert schema.is_file() and "site-packages" not in str(schema)
+    shown = run("show", "my-card", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["id"] == "my-card"
+    listed = json.loads(run("list", "--json").stdout)
+    assert {"my-card", "attention"} <= {c["id"] for c in listed}
+    bundled = Path(next(c["path"] for c in listed if c["id"] == "attention")).parent
+    refused = run("new", "other-card", "--deck", str(bundled))
+    assert refused.returncode == 2 and "installed quizzer package" in refused.stderr
+    assert not (bundled / "other-card.yaml").exists()

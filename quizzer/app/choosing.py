@@ -227,8 +227,20 @@ def _by_state(
     now = workspace.clock()
     candidates = by_level(cards) if state is Pick.NEW else cards
     by_id = {c.id: c for c in candidates}
+    scheduler = None
+    if state is Pick.WEAK:  # recall by the learner's own forgetting curve
+        from quizzer.progress.schedule import learner_scheduler
+
+        with workspace.existing_progress() as store:
+            scheduler = learner_scheduler(store, fuzz=False)
     chosen = choose(
-        list(by_id), states, now, state, weak=weak or DEFAULT_WEAK, fsrs_states=fsrs_states
+        list(by_id),
+        states,
+        now,
+        state,
+        weak=weak or DEFAULT_WEAK,
+        fsrs_states=fsrs_states,
+        scheduler=scheduler,
     )
     if not chosen:
         later = [(s.due, c) for c, s in states.items() if c in by_id and s.due and s.due > now]

@@ -44,7 +44,7 @@ def set_suspended(workspace: Workspace, names: Sequence[str], suspended: bool) -
 
     ids = known_ids(workspace, names)
     with workspace.open_progress() as store:
-        save(store, ids, suspended)
+        save(store, ids, suspended, now=workspace.clock())
     return ids
 
 
@@ -66,7 +66,7 @@ def change_setting(workspace: Workspace, name: str, text: str) -> Settings:
 
     parse_value(name, text)  # refused before the progress database is created
     with workspace.open_progress() as store:
-        return write_setting(store, name, text)
+        return write_setting(store, name, text, now=workspace.clock())
 
 
 def check_setting_name(name: str) -> None:

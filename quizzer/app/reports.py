@@ -33,13 +33,31 @@ class StatusReport:
 
 
 def status(workspace: Workspace) -> StatusReport:
-    from quizzer.app.choosing import load, stored_states, study_days
+    """Due, new and set-aside cards, and the streak, with the learner's saved settings.
+
+    Suspended and buried cards are neither due nor new; new cards are what
+    ``quizzer config new_per_day`` still allows today.
+    """
+    from quizzer.app.choosing import load, stored_flags, stored_states, study_days
     from quizzer.progress.selection import status as status_of
 
     cards = load(workspace).cards
     states, _ = stored_states(workspace)
     now = workspace.clock()
-    return StatusReport(status_of([c.id for c in cards], states, study_days(workspace), now), now)
+    from quizzer.progress.settings import read_settings
+
+    with workspace.existing_progress() as store:
+        seen_today = store.first_reviews_on(now.date().isoformat()) if store else 0
+        new_today = max(0, read_settings(store).new_per_day - seen_today)
+    figures = status_of(
+        [c.id for c in cards],
+        states,
+        study_days(workspace),
+        now,
+        flags=stored_flags(workspace),
+        new_today=new_today,
+    )
+    return StatusReport(figures, now)
 
 
 @dataclass(frozen=True)
@@ -204,12 +222,15 @@ class OverridesReport:
 
     cards: list[CardOverrides]
     paths: dict[str, str | None] = field(default_factory=dict)
+    #: Where to edit each card: its file, or a bundled card's file in quizzer's source.
+    sources: dict[str, str | None] = field(default_factory=dict)
 
     def to_list(self) -> list[dict[str, Any]]:
         return [
             {
                 "card": item.card_id,
                 "path": self.paths[item.card_id],
+                "source": self.sources.get(item.card_id),
                 "overrides": [
                     {"blank": a.blank, "given": a.given, "at": a.at.isoformat()}
                     for a in item.answers
@@ -232,8 +253,13 @@ def overrides(workspace: Workspace, card: str | None = None) -> OverridesReport:
         if store is not None:
             attempts = list(store.each_attempt(card, overridden_only=True))
     found = overrides_by_card(attempts, card)
+    from quizzer.cards.finding import source_of
+
     paths = {c.card_id: str(known[c.card_id].path) if c.card_id in known else None for c in found}
-    return OverridesReport(found, paths)
+    sources = {
+        c.card_id: source_of(known[c.card_id].path) if c.card_id in known else None for c in found
+    }
+    return OverridesReport(found, paths, sources)
 
 
 @dataclass(frozen=True)
@@ -251,11 +277,11 @@ class TopicsReport:
 
 def topics(workspace: Workspace) -> TopicsReport:
     from quizzer.app.choosing import load
-    from quizzer.progress.stats import topics as topics_of
+    from quizzer.progress.stats import topics_from_totals
 
     cards = load(workspace).cards
-    attempts = []
+    answers: dict[str, tuple[int, int]] = {}
     with workspace.existing_progress() as store:
         if store is not None:
-            attempts = store.attempts()
-    return TopicsReport(topics_of({c.id: c.tags for c in cards}, attempts))
+            answers = store.answers_by_card()  # the kept totals, never the history itself
+    return TopicsReport(topics_from_totals({c.id: c.tags for c in cards}, answers))

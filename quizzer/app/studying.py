@@ -223,7 +223,8 @@ def plan_review(
         if new_per_day is None:
             new_per_day = read_settings(store).new_per_day
         kept = without_set_aside(workspace, candidates, now, card_flags(store))
-        by_id = {c.id: c.card for c in by_level(kept)}
+        # Cards by id, their models built only for the cards chosen (each costs a cache read).
+        by_id = {c.id: c for c in by_level(kept)}
         states = store.fsrs_cards()
         chosen = plan(
             list(by_id),
@@ -235,7 +236,7 @@ def plan_review(
         )
         retention = desired_retention(store)
     return ReviewPlan(
-        [by_id[c] for c in chosen.cards],
+        [by_id[c].card for c in chosen.cards],
         len(chosen.due),
         len(chosen.new),
         chosen.next_due,

@@ -125,7 +125,7 @@ def _git_push(folder: Path, device: str) -> None:
 
 
 #: How long a study command waits for its sync at start and at end before going on without it.
-AUTO_SYNC_SECONDS = 5
+AUTO_SYNC_SECONDS = 10.0  # a child quizzer starts in 1-2 s; a loaded machine needs the margin
 #: A folder for automatic sync that wins over ``quizzer config sync_dir`` (one shell, a test).
 SYNC_DIR_ENV = "QUIZZER_SYNC_DIR"
 
@@ -146,6 +146,23 @@ def configured_sync_dir(workspace: Workspace) -> Path | None:
     return Path(text).expanduser() if text else None
 
 
+def _missing_folder(folder: Path) -> str | None:
+    """Why the folder is plainly not there, said at once (an unplugged drive is common).
+
+    Asked in a thread given a second: a folder on a network drive that does not answer
+    is left to the child's time limit rather than blocking here.
+    """
+    import threading
+
+    found: list[bool] = []
+    probe = threading.Thread(target=lambda: found.append(folder.is_dir()), daemon=True)
+    probe.start()
+    probe.join(1.0)
+    if found == [False]:
+        return f"sync folder not found: {folder}"
+    return None
+
+
 def auto_sync(workspace: Workspace, *, limit: float = AUTO_SYNC_SECONDS) -> str | None:
     """Sync with the configured folder, giving up after ``limit`` seconds; never raises.
 
@@ -163,6 +180,9 @@ def auto_sync(workspace: Workspace, *, limit: float = AUTO_SYNC_SECONDS) -> str 
     folder = configured_sync_dir(workspace)
     if folder is None:
         return None
+    missing = _missing_folder(folder)
+    if missing:
+        return f"sync skipped: {missing}"
     command = [sys.executable, "-m", "quizzer", "--db", str(workspace.db_path)]
     command += ["sync", str(folder), "--json"]
     try:

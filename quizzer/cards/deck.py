@@ -25,6 +25,7 @@ from quizzer.cards.finding import (
     resolved_files,
     schema_file,
 )
+from quizzer.cards.problems import Problem, answers_as_written, located, validation_problems
 from quizzer.errors import CardNotFound, InvalidCard
 from quizzer.files import (
     FileProblem,
@@ -33,37 +34,11 @@ from quizzer.files import (
 )
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
-
     from quizzer.cards.model import Card, CardProblem
     from quizzer.cards.yamldoc import YamlDoc
 
 
 MAX_CARD_BYTES = 1 << 20
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem in one file, printed as ``PATH:LINE:COLUMN: message``."""
-
-    path: str
-    line: int
-    column: int
-    message: str
-    severity: Literal["error", "warning"] = "error"
-
-    def __str__(self) -> str:
-        prefix = "warning: " if self.severity == "warning" else ""
-        return f"{self.path}:{self.line}:{self.column}: {prefix}{self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "message": self.message,
-            "severity": self.severity,
-        }
 
 
 class LoadedCard:
@@ -147,7 +122,7 @@ class LoadedCard:
         if self.doc is None:  # cached cards have no positions: point at the file
             severity: Literal["error", "warning"] = "warning" if found.warning else "error"
             return Problem(str(self.path), 1, 1, found.message, severity)
-        return _located(self.path, self.doc, found.path, found.message, found.at_key, found.warning)
+        return located(self.path, self.doc, found.path, found.message, found.at_key, found.warning)
 
 
 @dataclass
@@ -174,70 +149,6 @@ class Deck:
 
     def tags(self) -> list[str]:
         return sorted({tag for loaded in self.cards for tag in loaded.tags})
-
-
-def _located(
-    path: Path,
-    doc: YamlDoc,
-    data_path: Sequence[Any],
-    message: str,
-    at_key: bool = False,
-    warning: bool = False,
-) -> Problem:
-    position = doc.position_of(tuple(data_path), key=at_key)
-    return Problem(
-        str(path), position.line, position.column, message, "warning" if warning else "error"
-    )
-
-
-def _field_name(loc: Sequence[Any]) -> str:
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text
-
-
-_PATTERN_MESSAGES = {
-    "^[a-z0-9]+(-[a-z0-9]+)*$": "must be lower-case kebab-case, like 'layer-norm'",
-    "^[A-Za-z][A-Za-z0-9_]*$": "must be a name of letters, digits and _, starting with a letter",
-}
-
-
-def _validation_problems(path: Path, doc: YamlDoc, error: ValidationError) -> list[Problem]:
-    problems = []
-    for detail in error.errors(include_url=False):
-        loc = list(detail["loc"])
-        kind = detail["type"]
-        at_key = False
-        if loc and loc[-1] == "[key]":
-            # A bad mapping key: pydantic puts the offending key just before "[key]".
-            loc = loc[:-1]
-            at_key = True
-            message = f"'{loc[-1]}' " + _PATTERN_MESSAGES.get(
-                str(detail.get("ctx", {}).get("pattern")), detail["msg"].lower()
-            )
-        elif kind == "missing":
-            message = f"missing required field '{loc[-1]}'"
-            loc = loc[:-1]
-        elif kind == "extra_forbidden":
-            message = f"unknown field '{loc[-1]}'"
-            at_key = True
-            from quizzer.cards.model import fields_at
-
-            parent = fields_at(tuple(loc[:-1]))
-            close = difflib.get_close_matches(str(loc[-1]), parent, n=1)
-            if close:
-                message += f"; did you mean '{close[0]}'?"
-        elif kind == "string_pattern_mismatch":
-            pattern = str(detail.get("ctx", {}).get("pattern"))
-            message = f"{_field_name(loc)} {_PATTERN_MESSAGES.get(pattern, detail['msg'].lower())}"
-        else:
-            message = f"{_field_name(loc)}: {detail['msg'][0].lower()}{detail['msg'][1:]}"
-        problems.append(_located(path, doc, loc, message, at_key))
-    return problems
 
 
 def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[Problem]]:
@@ -269,10 +180,11 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     if not isinstance(doc.data, dict):
         what = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
         return None, [Problem(name, 1, 1, f"a card must be a mapping of fields, not {what}")]
+    answers_as_written(doc)
     try:
         card = Card.model_validate(doc.data)
     except ValidationError as error:
-        return None, _validation_problems(path, doc, error)
+        return None, validation_problems(path, doc, error)
     loaded = LoadedCard(card, path, deck or path.parent.name, doc)
     problems = [loaded.problem(found) for found in card_problems(card)]
     if any(p.severity == "error" for p in problems):
@@ -280,12 +192,17 @@ def load_card_file(path: Path, deck: str = "") -> tuple[LoadedCard | None, list[
     return loaded, problems
 
 
-def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
+def load_deck(sources: Iterable[Path], *, cached: bool = False, report: bool = True) -> Deck:
     """Load every card under ``sources``; duplicate ids are problems naming both files.
 
     With ``cached``, cards unchanged since they last passed every check come
     from the deck cache, without YAML parsing or validation (and without
     their source positions, which only ``validate`` needs).
+
+    With ``report``, files that could not be loaded and duplicate ids are
+    summed up in one line through :func:`quizzer.files.report_warning`, which
+    every command prints once as a warning (``validate``, which lists each
+    problem, turns it off).
     """
     from quizzer.cards.cache import DeckCache
 
@@ -334,7 +251,37 @@ def load_deck(sources: Iterable[Path], *, cached: bool = False) -> Deck:
         if cache is not None:
             cache.keep_only({str(p) for p, _ in files})
             cache.save()
+    summary = deck_warning(deck) if report else None
+    if summary is not None:
+        from quizzer.files import report_warning
+
+        report_warning(summary)
     return deck
+
+
+#: Duplicate ids a deck warning names before it only counts the rest.
+_NAMED_DUPLICATES = 3
+
+
+def deck_warning(deck: Deck) -> str | None:
+    """One line about the cards a command will not see: broken files and duplicate ids.
+
+    None when every file loaded. Each problem itself is for ``validate`` to show.
+    """
+    duplicates = [p for p in deck.problems if p.message.startswith("duplicate id '")]
+    broken = {p.path for p in deck.problems if p.severity == "error" and p not in duplicates}
+    parts = []
+    if broken:
+        noun = "card file" if len(broken) == 1 else "card files"
+        parts.append(f"{len(broken)} {noun} could not be loaded")
+    for problem in duplicates[:_NAMED_DUPLICATES]:
+        card_id = problem.message.split("'", 2)[1]
+        parts.append(f"{problem.path} is skipped: its id '{card_id}' is taken")
+    if len(duplicates) > _NAMED_DUPLICATES:
+        parts.append(f"{len(duplicates) - _NAMED_DUPLICATES} more duplicate ids")
+    if not parts:
+        return None
+    return "; ".join(parts) + "; run 'quizzer validate' to see why"
 
 
 #: From this many cards to parse, parsing is spread over every core.
@@ -460,7 +407,7 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
     """
     from quizzer.cards.cache import DeckCache
 
-    for source in sources:
+    for index, source in enumerate(sources):
         cache = DeckCache(source)
         for path in cache.paths_with_id(card_id):
             try:
@@ -474,8 +421,30 @@ def find_cached(card_id: str, sources: Sequence[Path]) -> LoadedCard | None:
                 deck = source.name if relative == "." else relative
             else:
                 deck = source.parent.name
+            _warn_of_later_copies(card_id, path, sources[index:])
             return LoadedCard(None, path, deck, summary=cached[0], load=cached[1])
     return None
+
+
+def _warn_of_later_copies(card_id: str, first: Path, sources: Sequence[Path]) -> None:
+    """Say, as :func:`load_deck` would, that a later file with this id is skipped.
+
+    The quick path never walks the deck, so it cannot count broken files;
+    the copies of the one id it was asked for are in the cache index.
+    """
+    from quizzer.cards.cache import DeckCache
+    from quizzer.files import report_warning
+
+    seen = {str(first.resolve())}
+    for source in sources:
+        for path in DeckCache(source).paths_with_id(card_id):
+            resolved = str(path.resolve())
+            if resolved not in seen and path.is_file():
+                seen.add(resolved)
+                report_warning(
+                    f"{path} is skipped: its id '{card_id}' is taken;"
+                    " run 'quizzer validate' to see why"
+                )
 
 
 def is_existing_file(path: Path) -> bool:
@@ -518,6 +487,7 @@ __all__ = [
     "bundled_content_dir",
     "card_files",
     "deck_sources",
+    "deck_warning",
     "is_existing_file",
     "load_card_file",
     "load_deck",

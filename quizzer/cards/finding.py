@@ -1,7 +1,8 @@
 """Finding card files: where cards come from and which files under a source are cards.
 
 Where cards come from (DESIGN.md, contract item 2): the bundled ``content/``
-folder, then each path in ``QUIZZER_DECKS`` (joined by ``os.pathsep``), then
+folder, then the user deck (the folder ``quizzer new`` writes in, when it
+exists), then each path in ``QUIZZER_DECKS`` (joined by ``os.pathsep``), then
 each ``--deck PATH``. A path is a card file or a folder searched recursively
 for ``*.yaml`` / ``*.yml``. Reading the files is :mod:`quizzer.cards.deck`'s.
 """
@@ -19,6 +20,12 @@ from quizzer.files import kind_of, reason, report_skipped
 
 CARD_SUFFIXES = (".yaml", ".yml")
 DECKS_ENV = "QUIZZER_DECKS"
+#: Overrides where the user deck is (a folder), as QUIZZER_DB does for progress.
+USER_DECK_ENV = "QUIZZER_USER_DECK"
+#: The user deck's folder name in the user data folder; also its name in ``quizzer list``.
+USER_DECK_NAME = "my-cards"
+#: Where ``quizzer schema --write`` puts the schema, and where ``new`` looks for it.
+SCHEMA_FILE_NAME = "card.schema.json"
 
 
 def bundled_content_dir() -> Path:
@@ -36,9 +43,41 @@ def bundled_content_dir() -> Path:
 
 def schema_file() -> Path:
     """The card JSON Schema shipped with quizzer (for editors)."""
-    package = Path(__file__).resolve().parent.parent
-    installed = package / "card.schema.json"
+    package = package_dir()
+    installed = package / SCHEMA_FILE_NAME
     return installed if installed.is_file() else package.parent / "schema" / "card.schema.json"
+
+
+def package_dir() -> Path:
+    """The installed ``quizzer`` package: never a place to write cards into."""
+    return Path(__file__).resolve().parent.parent
+
+
+def source_of(path: Path) -> str:
+    """Where an author edits the card in ``path``: the file itself, or for a card installed
+    with the package, its file in quizzer's source tree (the copy in site-packages is
+    replaced by the next install, so editing it loses the change).
+    """
+    resolved = path.resolve()
+    package = package_dir()
+    if package not in resolved.parents:
+        return str(path)
+    relative = resolved.relative_to(package).as_posix()  # content/ml/attention.yaml
+    return f"{relative} in quizzer's source (bundled; installed copy {path})"
+
+
+def user_deck_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The author's own deck: ``QUIZZER_USER_DECK``, else ``my-cards`` in the user data folder.
+
+    It sits beside the progress database (platformdirs' user data folder), so
+    cards written with ``quizzer new`` survive upgrades and reinstalls of quizzer.
+    """
+    env = os.environ if env is None else env
+    if env.get(USER_DECK_ENV):
+        return Path(env[USER_DECK_ENV]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("quizzer", appauthor=False)) / USER_DECK_NAME
 
 
 def deck_sources(
@@ -46,10 +85,18 @@ def deck_sources(
     env: Mapping[str, str] | None = None,
     *,
     bundled: bool = True,
+    user: bool = True,
 ) -> list[Path]:
-    """Every place cards come from, in order: bundled, ``QUIZZER_DECKS``, then ``extra``."""
+    """Every place cards come from, in order: bundled, the user deck, ``QUIZZER_DECKS``, ``extra``.
+
+    The user deck is a source only once it exists: reading cards never creates it.
+    """
     env = os.environ if env is None else env
     sources = [bundled_content_dir()] if bundled else []
+    if user:
+        mine = user_deck_dir(env)
+        if mine.is_dir():
+            sources.append(mine)
     from_env = [part for part in env.get(DECKS_ENV, "").split(os.pathsep) if part.strip()]
     for raw in [*from_env, *extra]:
         path = Path(raw).expanduser()

@@ -15,7 +15,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints
 
 from quizzer.cards.sections import STRICT_SECTIONS
 from quizzer.names import is_notation, name_key, notation_key
@@ -36,6 +36,13 @@ def _answer_text(value: Any) -> Any:
     return value
 
 
+def _exact_int(value: Any) -> Any:
+    # pydantic's Literal[1, 2, 3] takes 1.0 and True for 1; the schema says integer.
+    if isinstance(value, (bool, float)):
+        raise ValueError("input should be 1, 2 or 3 (a whole number, not true or 1.0)")
+    return value
+
+
 AnswerText = Annotated[str, BeforeValidator(_answer_text), StringConstraints(min_length=1)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
@@ -50,7 +57,11 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
-Bound = Annotated[float | None, Field(allow_inf_nan=False)]
+#: Types as strict as the schema: YAML's ``"true"`` or ``"2017"`` is text, and a
+#: card saying ``positive: "true"`` or ``year: "2017"`` is told so, never coerced
+#: (nor is ``1`` a boolean, or ``2017.0`` a year).
+Flag = Annotated[bool, Strict()]
+Bound = Annotated[float | None, Strict(), Field(allow_inf_nan=False)]
 
 
 class Symbol(_Strict):
@@ -61,17 +72,17 @@ class Symbol(_Strict):
         description="Other spellings (dk, β₁, \\hat{m}) or written notations the parser reads "
         "as this symbol wherever they appear (P(B|A), Var(X), E[X], f(x)).",
     )
-    positive: bool = Field(
+    positive: Flag = Field(
         False, description="A positive real number: the same as range [0, null]."
     )
-    matrix: bool = Field(False, description="The symbol is a matrix (non-commutative).")
+    matrix: Flag = Field(False, description="The symbol is a matrix (non-commutative).")
     meaning: str | None = Field(None, description="What the symbol stands for, shown to learners.")
     range: tuple[Bound, Bound] | None = Field(
         None,
         description="The open interval the symbol lives in, [lo, hi]; null for an open end.",
     )
-    integer: bool = Field(False, description="The symbol is a whole number (a count, an index).")
-    identity: bool = Field(False, description="A matrix symbol that is the identity matrix I.")
+    integer: Flag = Field(False, description="The symbol is a whole number (a count, an index).")
+    identity: Flag = Field(False, description="A matrix symbol that is the identity matrix I.")
     value: AnswerText | None = Field(
         None,
         description="A definition in the other symbols (e.g. sigmoid(z)); answers may use "
@@ -90,7 +101,7 @@ class Example(_Strict):
     """A test of the card itself: ``answer`` must judge as ``correct``."""
 
     answer: AnswerText
-    correct: bool
+    correct: Flag
 
 
 class Blank(_Strict):
@@ -114,7 +125,7 @@ class Blank(_Strict):
         description="Word answers by meaning: groups of synonyms that must all appear, e.g. "
         "[[running, moving average, EMA], [mean, variance, statistics]].",
     )
-    exact: bool = Field(
+    exact: Flag = Field(
         False,
         description="A constant blank that requires the exact form: rounded decimals are refused.",
     )
@@ -130,7 +141,7 @@ class KeyPointExample(_Strict):
     """A test of a key point: ``answer`` must be judged ``covered`` (or not)."""
 
     answer: Text
-    covered: bool
+    covered: Flag
 
 
 class KeyPoint(_Strict):
@@ -161,7 +172,7 @@ class Source(_Strict):
 
     title: Text
     authors: Text | None = Field(None, description="e.g. Vaswani et al.")
-    year: int | None = Field(None, ge=1600, le=2100)
+    year: Annotated[int | None, Strict()] = Field(None, ge=1600, le=2100)
     url: str | None = Field(None, description="arXiv abstract, DOI or documentation address.")
 
 
@@ -203,7 +214,7 @@ class Card(_Strict):
     bullets: list[Text] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     related: list[CardId] = Field(default_factory=list)
-    level: Literal[1, 2, 3] | None = Field(
+    level: Annotated[Literal[1, 2, 3] | None, BeforeValidator(_exact_int)] = Field(
         None,
         description="1 fundamentals, 2 core, 3 advanced: new cards are introduced in this order.",
     )

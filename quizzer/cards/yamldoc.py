@@ -10,9 +10,12 @@ Only the YAML core types are constructed. Any other tag (``!!python/...``,
 custom ``!tags``) is an error and is never executed. Aliases are allowed
 but the expanded document is capped in size, so an alias bomb fails fast.
 
-Booleans are read as YAML 1.2 (and so editors and the card schema) reads
-them, not as PyYAML's YAML 1.1: only ``true`` and ``false`` are booleans;
-``yes``, ``no``, ``on``, ``off``, ``y`` and ``n`` are words.
+Plain scalars are read as YAML 1.2's core schema reads them (and so as
+editors and the card schema do), not as PyYAML's YAML 1.1: only ``true`` and
+``false`` are booleans (``yes``, ``no``, ``on``, ``off`` are words); ``012``
+is twelve, ``0o17`` octal, ``1e5`` and ``.inf`` floats; ``1_000``, ``1:30``
+and ``2017-01-01`` are text. :class:`CardDumper` writes files that every
+YAML reader, 1.1 or 1.2, reads back the same.
 """
 
 from __future__ import annotations
@@ -47,25 +50,92 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
 _BOOL_TAG = "tag:yaml.org,2002:bool"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+#: YAML 1.2's core schema (yaml.org/spec/1.2.2, 10.3.2), the one editors and the
+#: card schema read: only true/false are booleans; 012 is twelve, 0o17 octal,
+#: 1e5 a float; 1_000, 0b101, 1:30 and 2017-01-01 are text.
+_CORE_RESOLVERS: tuple[tuple[str, str, str], ...] = (
+    (_BOOL_TAG, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    (_INT_TAG, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (
+        _FLOAT_TAG,
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+.0123456789",
+    ),
+)
+#: PyYAML's YAML 1.1 resolvers that YAML 1.2's core schema replaces or does not have.
+_YAML_1_1_ONLY = {
+    _BOOL_TAG,
+    _INT_TAG,
+    _FLOAT_TAG,
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:value",
+}
+
+
+def _core_resolvers(
+    inherited: dict[str | None, list[tuple[str, re.Pattern[str]]]],
+) -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+    kept = {
+        first: [(tag, pattern) for tag, pattern in resolvers if tag not in _YAML_1_1_ONLY]
+        for first, resolvers in inherited.items()
+    }
+    for tag, pattern, firsts in _CORE_RESOLVERS:
+        compiled = re.compile(pattern)
+        for first in firsts:
+            kept.setdefault(first, []).append((tag, compiled))
+    return kept
 
 
 class _CoreLoader(_Loader):
-    """PyYAML's loader with YAML 1.2's booleans: only true and false (any case).
+    """PyYAML's safe loader (its marks, its speed) resolving plain scalars as YAML 1.2 does.
 
-    Numbers keep PyYAML's reading: files written by PyYAML's own dumper (and
-    by quizzer) quote only what YAML 1.1 would misread, so ``-1e9`` written
-    there unquoted must still read back as the text it was.
+    Null (``~``, ``null``, empty) and merge keys resolve as before; merge keys
+    are then refused by the builder.
+    """
+
+    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = (
+        _core_resolvers(_Loader.yaml_implicit_resolvers)
+    )
+
+
+class CardDumper(yaml.SafeDumper):
+    """PyYAML's safe dumper quoting every string that YAML 1.1 *or* 1.2 reads as another type.
+
+    PyYAML quotes only what YAML 1.1 misreads, so it writes the text ``-1e9``
+    or ``0o12`` bare, which quizzer (and every YAML 1.2 editor) reads as a
+    number; quoted for both, a file means the same to every reader.
     """
 
     yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {
-        first: [(tag, pattern) for tag, pattern in resolvers if tag != _BOOL_TAG]
-        for first, resolvers in _Loader.yaml_implicit_resolvers.items()
+        first: list(resolvers)
+        for first, resolvers in yaml.SafeDumper.yaml_implicit_resolvers.items()
     }
 
 
-_CoreLoader.add_implicit_resolver(
-    _BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
+for _first, _resolvers in _core_resolvers({}).items():
+    CardDumper.yaml_implicit_resolvers.setdefault(_first, []).extend(_resolvers)
+
+
+def _core_int(text: str) -> int:
+    """A YAML 1.2 core integer: decimal (``012`` is twelve), ``0o`` octal or ``0x`` hex."""
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text)
+
+
+def _core_float(text: str) -> float:
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return float("-inf") if lowered.startswith("-") else float("inf")
+    if lowered == ".nan":
+        return float("nan")
+    return float(text)
 
 
 #: Upper bound on nodes visited while expanding a document (aliases included).
@@ -104,6 +174,8 @@ class YamlDoc:
     data: Any
     positions: dict[Path, Position] = field(default_factory=dict)
     key_positions: dict[Path, Position] = field(default_factory=dict)
+    #: Each plain number as written (``1e-4``, ``0.50``), for fields that keep the text.
+    number_texts: dict[Path, str] = field(default_factory=dict)
 
     def position_of(self, path: Path, *, key: bool = False) -> Position:
         """Where ``path`` was written, falling back to its nearest ancestor."""
@@ -151,8 +223,17 @@ class _Builder:
         if node.tag not in _SAFE_SCALAR_TAGS:
             raise YamlError(f"tag {_tag_name(node.tag)} is not allowed", _position(node))
         try:
+            if node.tag in (_INT_TAG, _FLOAT_TAG):
+                self.doc.number_texts[path] = str(node.value)
+                if node.tag == _INT_TAG:
+                    return _core_int(str(node.value))
+                return _core_float(str(node.value))
             return self._scalars.construct_object(node, deep=True)
         except ValueError:
+            if node.tag in (_INT_TAG, _FLOAT_TAG) and len(str(node.value)) < 4300:
+                # Only an explicit tag gets here (`!!int abc`): the resolvers match numbers.
+                wanted = "an integer" if node.tag == _INT_TAG else "a number"
+                raise YamlError(f"{str(node.value)!r} is not {wanted}", _position(node)) from None
             # Python refuses to turn a decimal string of over 4,300 digits into an int.
             raise YamlError(
                 f"number too long ({len(str(node.value))} characters); quote it to keep it as text",
@@ -193,18 +274,40 @@ def _friendly(problem: str, text: str, position: Position) -> str:
     lines = text.splitlines()
     line = lines[position.line - 1] if 0 < position.line <= len(lines) else ""
     stripped = line.strip()
-    if "cannot start any token" in problem and "\t" in line[: max(position.column, 1)]:
+    tabbed = "\t" in line[: max(position.column, 1)]
+    if tabbed and ("cannot start any token" in problem or "tab character" in problem):
         return "use spaces, not tabs, to indent"
     if "expected '-' indicator" in problem and stripped.startswith(('- "', "- '")):
         return f"quote the whole item: - {_quoted(stripped[2:])}"
+    if "expected ',' or ']'" in problem:
+        item = _flow_item(line, position.column - 1)
+        if item.startswith(('"', "'")):
+            return f"quote the whole item: [..., {_quoted(item)}, ...]"
     if "mapping values are not allowed" in problem:
         key, _, value = stripped.partition(": ")
+        if line.find(": ") == position.column - 1 and line[: len(line) - len(line.lstrip())]:
+            # The line's own first ': ', on an indented line: a key nested under a plain value.
+            return (
+                f"'{key}:' is indented under a value, not a mapping: line it up with the keys"
+                " above it, or quote the value if the ': ' belongs to it"
+            )
         return f"a ': ' inside a value needs quotes: {key}: {_quoted(value)}"
     if "did not find expected key" in problem and ": " in stripped:
         key, _, value = stripped.partition(": ")
+        if len(value) > 2 and value[0] == value[-1] and value[0] in "'\"":
+            # `'it's'`: the inner quote ended the text early.
+            quote = value[0]
+            return f"a {quote} inside {quote}...{quote} ends it: {key}: {_quoted(value[1:-1])}"
         if value.startswith(('"', "'")):
             return f"quote the whole value: {key}: {_quoted(value)}"
     return problem
+
+
+def _flow_item(line: str, index: int) -> str:
+    """The item of a flow list (``[a, "b" c, d]``) around ``index`` in ``line``."""
+    start = max(line.rfind(",", 0, index), line.rfind("[", 0, index)) + 1
+    ends = [found for found in (line.find(",", index), line.find("]", index)) if found >= 0]
+    return line[start : min(ends) if ends else len(line)].strip()
 
 
 def _quoted(text: str) -> str:
@@ -230,6 +333,15 @@ def load_yaml(text: str) -> YamlDoc:
         mark = error.problem_mark or error.context_mark
         position = Position(mark.line + 1, mark.column + 1) if mark else Position(1, 1)
         message = error.problem or error.context or "invalid YAML"
+        opened = error.context_mark
+        if "quoted scalar" in str(error.context) and opened is not None:
+            # The end of the file is no place to look: point at the quote left open.
+            where = Position(opened.line + 1, opened.column + 1)
+            raise YamlError(
+                "invalid YAML: this quote is never closed (a quote inside the text is"
+                ' doubled in \'...\' or escaped as \\" in "...")',
+                where,
+            ) from None
         raise YamlError(f"invalid YAML: {_friendly(message, text, position)}", position) from None
     except yaml.YAMLError as error:  # reader errors: control characters and the like
         raise YamlError(f"invalid YAML: {error}", Position(1, 1)) from None

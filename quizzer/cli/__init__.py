@@ -76,6 +76,14 @@ class QuizzerGroup(TyperGroup):
         # Not standalone, Click returns an Exit's code instead of leaving with it.
         sys.exit(returned if isinstance(returned, int) else 0)
 
+    def _main_shell_completion(
+        self, ctx_args: Any, prog_name: str, complete_var: str | None = None
+    ) -> None:
+        from quizzer.cli.completion import use_quizzer_completion
+
+        use_quizzer_completion()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def invoke(self, ctx: ClickContext) -> Any:
         # No export may replace the progress database or the deck cache (issue 27).
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,9 @@ from quizzer.cli.common import (
     workspace_for,
 )
 from quizzer.errors import ExitCode, QuizzerError
+
+if TYPE_CHECKING:
+    from quizzer.app.workspace import Workspace
 
 app = typer.Typer()
 
@@ -50,13 +53,7 @@ def list_cards(
     else:
         with screen.paged(not no_pager):
             screen.listing.card_list(found.cards, found.labels())
-    if found.broken_files:
-        from quizzer.ui.widgets import counted
-
-        screen.warning(
-            f"{counted(found.broken_files, 'card file')} could not be loaded;"
-            " run 'quizzer validate' to see why"
-        )
+    # Broken files and duplicate ids: the deck's one warning line (load_deck) says so.
 
 
 @app.command()
@@ -137,21 +134,28 @@ def new(
     ctx: typer.Context,
     card_id: Annotated[str, typer.Argument(metavar="ID", help="The new card's id (kebab-case).")],
     deck: Annotated[
-        Path, typer.Option("--deck", metavar="DIR", help="Folder to write the card in.")
-    ] = Path("."),
+        Path | None,
+        typer.Option(
+            "--deck",
+            metavar="DIR",
+            help="Folder to write the card in (default: your own deck, which every command"
+            " loads; see 'quizzer list').",
+            show_default=False,
+        ),
+    ] = None,
     blanks: Annotated[int, typer.Option("--blanks", min=1, max=9, help="Number of blanks.")] = 1,
 ) -> None:
     """Write a commented card template with every section, ready to fill in.
 
-    Example: [bold]quizzer new layer-norm --deck content/training[/bold]
+    The card goes into your own deck (QUIZZER_USER_DECK, else my-cards in the
+    user data folder) with card.schema.json beside it for your editor; --deck DIR
+    writes elsewhere. The installed package is refused (exit 2).
+    Examples: [bold]quizzer new my-card[/bold], [bold]quizzer new group-norm --deck ~/cards[/bold]
     """
-    import os
     import re
 
-    from quizzer.cards.deck import schema_file
+    from quizzer.cards.authoring import write_new_card
     from quizzer.cards.model import ID_PATTERN
-    from quizzer.cards.template import card_template
-    from quizzer.files import write_new
 
     if len(card_id) > MAX_NEW_ID:
         raise QuizzerError(
@@ -162,33 +166,57 @@ def new(
         raise QuizzerError(
             f"{card_id!r} is not a valid id: use lower-case kebab-case, like layer-norm"
         )
-    if deck.exists() and not deck.is_dir():
-        raise QuizzerError(f"{deck} is a file, not a folder")
-    path = deck / f"{card_id}.yaml"
-    if path.exists():
-        raise QuizzerError(f"{path} already exists; not overwriting it")
-    try:
-        deck.mkdir(parents=True, exist_ok=True)
-        schema = os.path.relpath(schema_file(), deck.resolve())
-        write_new(path, card_template(card_id, blanks, Path(schema).as_posix()))
-    except FileExistsError:
-        raise QuizzerError(f"{path} already exists; not overwriting it") from None
-    except OSError as error:
-        raise QuizzerError(f"cannot write {path}: {error.strerror or error}") from None
+    workspace = workspace_for(ctx)
+    _refuse_taken_id(workspace, card_id)
+    written = write_new_card(card_id, deck, blanks, workspace.environ)
     screen = screen_for(ctx)
-    screen.line(str(path))  # stdout holds only the path, for scripts
+    screen.line(str(written.path))  # stdout holds only the path, for scripts
+    if written.schema_written:
+        screen.note(f"wrote {written.schema} for editors that complete YAML")
     if sys.stderr.isatty():
         screen.note("next: fill in every TODO, then check it and try it:")
-        screen.note(f"  quizzer validate --strict {path}")
-        screen.note(f"  quizzer quiz --no-record {path}")
+        screen.note(f"  quizzer validate --strict {written.path}")
+        screen.note(f"  quizzer quiz --no-record {written.path}")
+
+
+def _refuse_taken_id(workspace: Workspace, card_id: str) -> None:
+    """A second card with a known id would be shadowed by the first: say so before writing."""
+    from quizzer.cards.deck import load_deck
+
+    try:
+        known = load_deck(workspace.sources(), cached=True).by_id().get(card_id)
+    except QuizzerError:
+        return  # a missing --deck is reported by the commands that read it
+    if known is not None:
+        raise QuizzerError(f"a card with id '{card_id}' already exists: {known.path}")
 
 
 @app.command()
-def schema(ctx: typer.Context) -> None:
+def schema(
+    ctx: typer.Context,
+    write: Annotated[
+        Path | None,
+        typer.Option(
+            "--write",
+            metavar="DIR",
+            help="Write card.schema.json into DIR, beside your cards, instead of printing it.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Print the card JSON Schema, for editors that complete YAML.
 
-    Example: [bold]quizzer schema > card.schema.json[/bold]
+    With --write DIR it goes into DIR/card.schema.json, which the
+    yaml-language-server line of each card 'quizzer new' writes there names.
+    Example: [bold]quizzer schema --write ~/cards[/bold]
     """
+    if write is not None:
+        from quizzer.cards.authoring import write_schema
+
+        if write.exists() and not write.is_dir():
+            raise QuizzerError(f"{write} is a file, not a folder")
+        screen_for(ctx).line(str(write_schema(write.expanduser())))
+        return
     from quizzer.cards.model import card_json_schema
 
     screen_for(ctx).json(card_json_schema())

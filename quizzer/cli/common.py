@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -78,23 +78,35 @@ def screen_for(ctx: ClickContext | None) -> Screen:
     return Screen(no_color=not workspace_of(ctx).colour)
 
 
-def complete_card(incomplete: str) -> list[tuple[str, str]]:
-    """Shell completion for card ids: (id, title) pairs starting with ``incomplete``."""
+def _completion_deck(ctx: ClickContext | None) -> Any:
+    """The deck a completion offers from: every known card, with the --deck paths typed so far.
+
+    Click parses the words before the cursor into each command's params, so a
+    ``--deck DIR`` given before the command (``ctx``'s root) or after it counts.
+    """
     from quizzer.cards.deck import deck_sources, load_deck
 
+    decks: list[Path] = []
+    context = ctx
+    while context is not None:
+        decks[:0] = list(context.params.get("deck") or ())
+        context = context.parent
+    return load_deck(deck_sources(decks), cached=True, report=False)
+
+
+def complete_card(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion for card ids: (id, title) pairs starting with ``incomplete``."""
     try:
-        deck = load_deck(deck_sources(), cached=True)
+        deck = _completion_deck(ctx)
     except Exception:  # completion must never print a traceback into the shell
         return []
     return [(c.id, c.title) for c in deck.cards if c.id.startswith(incomplete)]
 
 
-def complete_tag(incomplete: str) -> list[str]:
+def complete_tag(ctx: typer.Context, incomplete: str) -> list[str]:
     """Shell completion for tags."""
-    from quizzer.cards.deck import deck_sources, load_deck
-
     try:
-        deck = load_deck(deck_sources(), cached=True)
+        deck = _completion_deck(ctx)
     except Exception:
         return []
     return [tag for tag in deck.tags() if tag.startswith(incomplete)]

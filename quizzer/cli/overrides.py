@@ -47,4 +47,4 @@ def overrides(
     if json:
         screen.json(found.to_list())
         return
-    screen.overrides.overrides(found.cards, found.paths)
+    screen.overrides.overrides(found.cards, found.sources)

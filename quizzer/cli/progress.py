@@ -106,7 +106,12 @@ def import_(
 def reset(
     ctx: typer.Context,
     card: Annotated[
-        str | None, typer.Argument(help="Only this card (default: everything).", show_default=False)
+        str | None,
+        typer.Argument(
+            help="Only this card (default: everything).",
+            show_default=False,
+            autocompletion=complete_card,
+        ),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do it: there is no undo.")] = False,
     db: DbOption = None,

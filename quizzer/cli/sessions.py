@@ -86,7 +86,7 @@ def quiz(
     """Quiz yourself: fill in each blank, then read the explanation and follow-ups.
 
     Piped input answers one blank per line and never waits for a key.
-    Examples: [bold]quizzer quiz attention[/bold], [bold]quizzer quiz --due --tag adam[/bold]
+    Examples: [bold]quizzer quiz attention[/bold], [bold]quizzer quiz --due --tag optimisers[/bold]
     or [bold]printf 'sqrt(d_k)\\nV\\n' | quizzer quiz attention[/bold]
     """
     from quizzer.app import studying

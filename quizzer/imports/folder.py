@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from quizzer.cards.yamldoc import CardDumper
 from quizzer.files import FileProblem, read_bounded, reason, write_atomic
 
 MARKER = "# quizzer-anki: "
@@ -39,8 +40,12 @@ class ImportedFile:
     edited: bool
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block scalars for text with line breaks, so a card reads like one written by hand."""
+class _Dumper(CardDumper):
+    """Block scalars for text with line breaks, so a card reads like one written by hand.
+
+    A :class:`CardDumper`: a note whose text is ``1e5`` is written quoted, as the
+    YAML 1.2 loader that reads it back would otherwise see a number.
+    """
 
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:

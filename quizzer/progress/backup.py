@@ -8,7 +8,9 @@ holds the one copy of its format name and version)::
                    "overridden"}, ...],
      "reviews": [{"card", "rating", "review_log", "at"}, ...],
      "schedule": {CARD_ID: FSRS card state, ...},
-     "settings": {NAME: TEXT, ...}}    (only when ``quizzer config`` saved any)
+     "settings": {NAME: TEXT, ...},    (only when ``quizzer config`` saved any)
+     "fsrs_parameters": {"parameters": [21 floats], "fitted_at", "reviews", "tag"}}
+                                       (only when ``quizzer optimize`` saved them)
 
 Export writes one entry per line, so a backup of a million reviews never sits
 in memory whole; :mod:`quizzer.progress.restore` reads and imports it. Every
@@ -142,6 +144,7 @@ class Backup(_Strict):
     reviews: list[ReviewEntry] = []
     schedule: dict[Name, FsrsState] = {}
     settings: dict[str, str] = {}
+    fsrs_parameters: dict[str, Any] | None = None
 
 
 ATTEMPTS = TypeAdapter(list[AttemptEntry])
@@ -178,6 +181,7 @@ def export_progress(store: Store) -> dict[str, Any]:
         "reviews": [_review_entry(r) for r in store.each_review()],
         "schedule": store.fsrs_cards(),
         **_settings_section(store),
+        **_parameters_section(store),
     }
 
 
@@ -185,6 +189,14 @@ def _settings_section(store: Store) -> dict[str, dict[str, str]]:
     """``{"settings": {...}}`` when any setting was saved; else nothing, as before settings."""
     saved = saved_settings(store)
     return {"settings": saved} if saved else {}
+
+
+def _parameters_section(store: Store) -> dict[str, dict[str, object]]:
+    """``{"fsrs_parameters": {...}}`` when ``optimize`` saved parameters; else nothing."""
+    from quizzer.progress.parameters import saved_parameters
+
+    saved = saved_parameters(store)
+    return {"fsrs_parameters": saved.to_dict()} if saved else {}
 
 
 @dataclass(frozen=True)
@@ -226,7 +238,7 @@ def write_backup(store: Store, path: Path) -> Exported:
             ),
         )
         out.write(b"\n}")
-        for name, section in _settings_section(store).items():
+        for name, section in {**_settings_section(store), **_parameters_section(store)}.items():
             out.write(f',\n"{name}": {_dumps(section)}'.encode())
         out.write(b"}\n")
     return Exported(counts["attempts"], counts["reviews"])

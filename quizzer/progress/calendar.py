@@ -1,7 +1,8 @@
 """Stats over time, counted in SQLite: reviews per day, achieved retention by month and card.
 
-Both read a range of the ``reviews_by_time`` index (the last 26 weeks, the last
-12 months), never the whole history: a heavy learner has a million reviews.
+Both read a range of the per-day totals (``review_days``, kept by triggers:
+:mod:`quizzer.progress.summaries`), the last 26 weeks or 12 months, never the
+history itself: a heavy learner has a million reviews.
 
 True retention is Anki's: of the reviews of a card last reviewed on an earlier
 day, the share not rated Again. A card's first review in the window has no
@@ -73,15 +74,25 @@ def calendar_start(now: datetime, weeks: int = CALENDAR_WEEKS) -> datetime:
 def reviews_per_day(store: Store, now: datetime, weeks: int = CALENDAR_WEEKS) -> dict[str, int]:
     """Reviews on each UTC day (``YYYY-MM-DD``) of the last ``weeks`` calendar weeks.
 
-    Days without a review are absent.
+    Days before today come from the per-day totals; today's reviews up to ``now``
+    are counted from the rows (a few at most). Days without a review are absent.
     """
-    rows = _by_time(
+    today = now.date().isoformat()
+    rows = store.connection.execute(
+        "SELECT day, sum(reviews) FROM review_days WHERE day >= ? AND day < ?"
+        " GROUP BY day ORDER BY day",
+        (calendar_start(now, weeks).date().isoformat(), today),
+    ).fetchall()
+    counts = {str(day): int(n) for day, n in rows}
+    (now_count,) = _by_time(
         store,
-        "SELECT substr(at, 1, 10), count(*) FROM reviews {by_time}"
-        f" WHERE at >= ? AND at <= ? AND {VALID_REVIEW_SQL} GROUP BY 1 ORDER BY 1",
-        (iso(calendar_start(now, weeks)), iso(now)),
-    )
-    return {str(day): int(n) for day, n in rows}
+        "SELECT count(*) FROM reviews {by_time}"
+        f" WHERE at >= ? AND at <= ? AND {VALID_REVIEW_SQL}",
+        (today, iso(now)),
+    )[0]
+    if now_count:
+        counts[today] = int(now_count)
+    return counts
 
 
 @dataclass(frozen=True)
@@ -106,18 +117,39 @@ def _month_start(now: datetime, months: int) -> datetime:
 def retention_by_month_and_card(
     store: Store, now: datetime, months: int = RETENTION_MONTHS
 ) -> dict[tuple[str, str], Retention]:
-    """True retention of each (month ``YYYY-MM``, card) over the last ``months`` months."""
-    rows = _by_time(
-        store,
-        "SELECT month, card_id, count(*), sum(rating > 1) FROM ("
-        " SELECT substr(at, 1, 7) AS month, card_id, rating, substr(at, 1, 10) AS day,"
-        "  lag(substr(at, 1, 10)) OVER (PARTITION BY card_id ORDER BY at, id) AS before"
-        " FROM reviews {by_time}"
-        f" WHERE at >= ? AND at <= ? AND {VALID_REVIEW_SQL})"
-        " WHERE before IS NOT NULL AND day > before GROUP BY month, card_id",
-        (iso(_month_start(now, months)), iso(now)),
+    """True retention of each (month ``YYYY-MM``, card) over the last ``months`` months.
+
+    A review counts when it is a card's first of its day and the card was reviewed
+    on an earlier day of the window (from the month's start to ``now``). The
+    monthly totals count every day's first review; taken from them are each
+    card's first day in the window, and days whose first review is after ``now``.
+    """
+    start = _month_start(now, months).date().isoformat()
+    figures = {
+        (str(month), str(card)): [int(days), int(recalled)]
+        for month, card, days, recalled in store.connection.execute(
+            "SELECT month, card_id, days, recalled FROM review_months WHERE month >= ?",
+            (start[:7],),
+        )
+    }
+    outside = store.connection.execute(
+        # Days from today on whose first review comes after now: a few rows at most.
+        "SELECT day, card_id, first_rating FROM review_days WHERE day >= ? AND first_at > ?"
+        " UNION ALL"
+        # Each card's first day in the window (from its index: one step per card),
+        # unless that day is after now, and so taken out above already.
+        " SELECT d.day, d.card_id, d.first_rating FROM review_totals AS t"
+        " CROSS JOIN review_days AS d ON d.card_id = t.card_id AND d.day = (SELECT min(day)"
+        "  FROM review_days AS e INDEXED BY review_days_by_card"
+        "  WHERE e.card_id = t.card_id AND e.day >= ?) WHERE d.first_at <= ?",
+        (now.date().isoformat(), iso(now), start, iso(now)),
     )
-    return {(str(m), str(c)): Retention(int(n), int(r)) for m, c, n, r in rows}
+    for day, card, rating in outside:
+        figure = figures.get((str(day)[:7], str(card)))
+        if figure is not None:
+            figure[0] -= 1
+            figure[1] -= rating > 1
+    return {key: Retention(n, r) for key, (n, r) in figures.items() if n > 0}
 
 
 def by_month(figures: Mapping[tuple[str, str], Retention]) -> dict[str, Retention]:

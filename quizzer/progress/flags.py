@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from quizzer.progress.changes import BURIED, SUSPENDED, note_change
+
 if TYPE_CHECKING:
     from quizzer.progress.store import Store
 
@@ -56,14 +58,19 @@ def card_flags(store: Store) -> dict[str, CardFlags]:
     return flags
 
 
-def set_suspended(store: Store, card_ids: Iterable[str], suspended: bool) -> None:
-    """Suspend (or unsuspend) cards, in one transaction."""
+def set_suspended(
+    store: Store, card_ids: Iterable[str], suspended: bool, *, now: datetime | None = None
+) -> None:
+    """Suspend (or unsuspend) cards, in one transaction; ``now`` dates the change for sync."""
+    ids = list(card_ids)
     with store.writing() as db:
         db.executemany(
             "INSERT INTO card_flags (card_id, suspended) VALUES (?, ?)"
             " ON CONFLICT(card_id) DO UPDATE SET suspended = excluded.suspended",
-            [(card_id, int(suspended)) for card_id in card_ids],
+            [(card_id, int(suspended)) for card_id in ids],
         )
+        if now is not None:
+            note_change(db, [SUSPENDED + card_id for card_id in ids], now)
 
 
 def bury(store: Store, card_id: str, now: datetime) -> datetime:
@@ -77,6 +84,7 @@ def bury(store: Store, card_id: str, now: datetime) -> datetime:
             " ON CONFLICT(card_id) DO UPDATE SET buried_until = excluded.buried_until",
             (card_id, iso(until)),
         )
+        note_change(db, [BURIED + card_id], now)
     return until
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from quizzer.progress.summaries import SUMMARY_SCHEMA
 from quizzer.progress.sync_schema import SYNC_SCHEMA
 
 #: Each entry takes the schema from version ``index`` to ``index + 1``.
@@ -100,8 +101,14 @@ MIGRATIONS: list[str] = [
     """,
     # 5 -> 6: sync (quizzer.progress.sync).
     SYNC_SCHEMA,
+    # 6 -> 7: totals per card and per day, kept by triggers and filled from the rows
+    # already there (quizzer.progress.summaries): stats over a million reviews read a
+    # few thousand summary rows instead.
+    SUMMARY_SCHEMA,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The version from which the summaries and their triggers exist.
+SUMMARIES_VERSION = MIGRATIONS.index(SUMMARY_SCHEMA) + 1
 
 
 def statements(script: str) -> list[str]:

@@ -54,6 +54,48 @@ def acceptable(parameters: Sequence[float]) -> bool:
     )
 
 
+def parameters_from(value: object) -> SavedParameters:
+    """The parameters a backup carries (:meth:`SavedParameters.to_dict`), checked.
+
+    Raises:
+        ValueError: the entry is not parameters py-fsrs would take, with when and on what.
+    """
+    if not isinstance(value, dict) or set(value) != {"parameters", "fitted_at", "reviews", "tag"}:
+        raise ValueError("fsrs_parameters has the fields fitted_at, parameters, reviews, tag")
+    weights = value["parameters"]
+    if not isinstance(weights, list) or not all(
+        isinstance(w, int | float) and not isinstance(w, bool) for w in weights
+    ):
+        raise ValueError("fsrs_parameters: parameters must be a list of numbers")
+    if not acceptable(tuple(float(w) for w in weights)):
+        raise ValueError(
+            f"fsrs_parameters: {PARAMETER_COUNT} weights within FSRS's bounds are needed"
+        )
+    at = stored_time(value["fitted_at"])
+    reviews, tag = value["reviews"], value["tag"]
+    if at is None:
+        raise ValueError("fsrs_parameters: fitted_at must be an ISO 8601 time with its zone")
+    if isinstance(reviews, bool) or not isinstance(reviews, int) or reviews < 0:
+        raise ValueError("fsrs_parameters: reviews must be a whole number")
+    if tag is not None and not isinstance(tag, str):
+        raise ValueError("fsrs_parameters: tag must be text or null")
+    return SavedParameters(tuple(float(w) for w in weights), at, reviews, tag)
+
+
+def restore_parameters(db: sqlite3.Connection, restored: SavedParameters) -> bool:
+    """Save a backup's parameters inside the caller's transaction, if fitted later.
+
+    The parameters fitted last win, whichever side they come from, so importing a
+    backup again, or an older one, changes nothing. Returns whether they were saved.
+    """
+    rows = db.execute("SELECT fitted_at FROM fsrs_parameters WHERE id = 1").fetchall()
+    current = stored_time(rows[0][0]) if rows else None
+    if current is not None and current >= restored.fitted_at:
+        return False
+    save_parameters(db, restored.parameters, restored.fitted_at, restored.reviews, restored.tag)
+    return True
+
+
 def saved_parameters(store: Store | None) -> SavedParameters | None:
     """The fitted parameters saved in ``store`` (None: none saved, or unreadable)."""
     if store is None:

@@ -31,6 +31,7 @@ from quizzer.progress.backup import (
     REVIEWS,
     BadBackup,
 )
+from quizzer.progress.parameters import SavedParameters, parameters_from
 from quizzer.progress.settings import restorable
 from quizzer.progress.staging import Merged, Staging, staging
 from quizzer.progress.store import Store
@@ -259,7 +260,7 @@ def _entries(
                 card = reader.value()
                 reader.take(":")
                 yield key, (card, reader.value())
-        elif key == "settings":
+        elif key in ("settings", "fsrs_parameters"):
             yield key, reader.value()
         else:
             yield "header", (key, reader.value())
@@ -332,9 +333,15 @@ class _Stager:
         self.counted = {"attempts": 0, "reviews": 0}
         self.header: dict[str, object] = {}
         self.settings: dict[str, str] = {}
+        self.parameters: SavedParameters | None = None
 
     def take(self, section: str, entry: Any) -> None:
-        if section == "settings":
+        if section == "fsrs_parameters":
+            try:
+                self.parameters = parameters_from(entry)
+            except ValueError as error:
+                raise BadBackup(f"progress file has a malformed entry: {error}") from None
+        elif section == "settings":
             if not isinstance(entry, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in entry.items()
             ):
@@ -422,7 +429,7 @@ def _merge(
         for section, entry in entries():
             stager.take(section, entry)
         stager.finish()
-        return staged.merge(now, restorable(stager.settings))
+        return staged.merge(now, restorable(stager.settings), stager.parameters)
 
 
 def import_backup(
@@ -461,7 +468,7 @@ def _data_entries(data: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
             if not isinstance(value, dict):
                 raise BadBackup("progress file has a malformed entry: schedule is not an object")
             yield from (("schedule", item) for item in value.items())
-        elif key == "settings":
+        elif key in ("settings", "fsrs_parameters"):
             yield key, value
         else:
             yield "header", (key, value)
@@ -482,8 +489,8 @@ def read_backup(path: Path, limit: int = MAX_BACKUP_BYTES) -> dict[str, Any]:
                 data[entry[0]] = entry[1]
             elif section == "schedule":
                 data["schedule"][entry[0]] = entry[1]
-            elif section == "settings":
-                data["settings"] = entry
+            elif section in ("settings", "fsrs_parameters"):
+                data[section] = entry
             else:
                 data[section].append(entry)
     if data.get("format") != EXPORT_FORMAT:

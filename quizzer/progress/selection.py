@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 from quizzer.progress.stored import stored_time
 
 if TYPE_CHECKING:
+    from fsrs import Scheduler
     from fsrs.card import CardDict
 
+    from quizzer.progress.flags import CardFlags
 
 #: How many cards ``--weak`` picks when no number follows it.
 DEFAULT_WEAK = 10
@@ -96,19 +98,21 @@ def choose(
     *,
     weak: int = DEFAULT_WEAK,
     fsrs_states: Mapping[str, CardDict] | None = None,
+    scheduler: Scheduler | None = None,
 ) -> list[str]:
     """The cards among ``card_ids`` that ``pick`` asks for, in the order to study them.
 
     Due cards come most overdue first; new cards keep the order given; weak
     cards come lowest probability of recall first (``weak`` of them), which
-    needs ``fsrs_states``.
+    needs ``fsrs_states`` and the learner's ``scheduler`` (None: FSRS's defaults).
     """
     if pick is Pick.NEW:
         return [c for c in card_ids if states.get(c, NEW_CARD).new]
     if pick is Pick.DUE:
         due = [c for c in card_ids if states.get(c, NEW_CARD).is_due(now)]
         return sorted(due, key=lambda c: states[c].due or now)
-    return weakest([c for c in card_ids if c in states], fsrs_states or {}, now, weak)
+    chosen = [c for c in card_ids if c in states]
+    return weakest(chosen, fsrs_states or {}, now, weak, scheduler=scheduler)
 
 
 def weakest(
@@ -116,16 +120,21 @@ def weakest(
     fsrs_states: Mapping[str, CardDict],
     now: datetime,
     count: int,
+    *,
+    scheduler: Scheduler | None = None,
 ) -> list[str]:
     """The ``count`` seen cards least likely to be recalled a day from now, per FSRS.
 
     Recall *now* is about 100% for every card just reviewed, so it cannot tell a
     card just failed from one just passed; a day ahead (the shortest review
     interval) the failed card's low stability shows. Ties: lower stability first.
+    Recall is the learner's ``scheduler``'s (fitted parameters change the forgetting
+    curve); None: FSRS's defaults.
     """
     from quizzer.progress.schedule import make_scheduler, retrievability
 
-    scheduler = make_scheduler(fuzz=False)
+    if scheduler is None:
+        scheduler = make_scheduler(fuzz=False)
     horizon = now + WEAK_HORIZON
     recall = {
         c: (
@@ -141,27 +150,61 @@ def weakest(
 
 @dataclass(frozen=True)
 class Status:
-    """What a bare ``quizzer`` says: cards due now, new cards, study streak, next due."""
+    """What a bare ``quizzer`` says: cards due now, new cards, study streak, next due.
+
+    ``due``, ``new`` and ``next_due`` leave out the cards set aside; ``new_today``
+    is how many of the new ones today's ``new_per_day`` still allows;
+    ``suspended`` and ``buried`` say how many cards are set aside.
+    """
 
     cards: int
     due: int
     new: int
     streak: int
     next_due: datetime | None
+    suspended: int = 0
+    buried: int = 0
+    new_today: int | None = None
 
 
 def status(
-    card_ids: Sequence[str], states: Mapping[str, CardState], study_days: set[date], now: datetime
+    card_ids: Sequence[str],
+    states: Mapping[str, CardState],
+    study_days: set[date],
+    now: datetime,
+    *,
+    flags: Mapping[str, CardFlags] | None = None,
+    new_today: int | None = None,
 ) -> Status:
-    """The learner's standing over ``card_ids`` at ``now``."""
-    known = [states[c] for c in card_ids if c in states]
+    """The learner's standing over ``card_ids`` at ``now``.
+
+    Args:
+        card_ids: Every known card.
+        states: Each studied card's state.
+        study_days: The days anything was answered.
+        now: The current time (UTC).
+        flags: Suspended and buried cards (none: nothing set aside).
+        new_today: How many new cards today still allows (None: every unseen card).
+    """
+    from quizzer.progress.flags import NOT_FLAGGED
+
+    flags = flags or {}
+    kept = [c for c in card_ids if not flags.get(c, NOT_FLAGGED).set_aside(now)]
+    known = [states[c] for c in kept if c in states]
     later = [s.due for s in known if s.due is not None and s.due > now]
+    unseen = len(kept) - len(known)
+    marks = [flags[c] for c in card_ids if c in flags]
+    suspended = sum(1 for mark in marks if mark.suspended)
+    buried = sum(1 for mark in marks if not mark.suspended and mark.buried(now))
     return Status(
         cards=len(card_ids),
         due=sum(1 for s in known if s.is_due(now)),
-        new=len(card_ids) - len(known),
+        new=unseen,
         streak=streak(study_days, now.date()),
         next_due=min(later) if later else None,
+        suspended=suspended,
+        buried=buried,
+        new_today=unseen if new_today is None else min(unseen, max(0, new_today)),
     )
 
 

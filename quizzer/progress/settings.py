@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizzer.errors import QuizzerError
+from quizzer.progress.changes import SETTING, note_change
 
 if TYPE_CHECKING:
     from quizzer.progress.store import Store
@@ -129,8 +130,13 @@ def read_settings(store: Store | None) -> Settings:
     return replace(DEFAULTS, **chosen)  # type: ignore[arg-type]
 
 
-def write_setting(store: Store, name: str, text: str) -> Settings:
-    """Check and save one setting; returns the settings as they now are."""
+def write_setting(
+    store: Store, name: str, text: str, *, now: datetime | None = None
+) -> Settings:
+    """Check and save one setting; returns the settings as they now are.
+
+    ``now`` dates the change for sync (the newest change wins on every device).
+    """
     value = parse_value(name, text)
     with store.writing() as db:
         db.execute(
@@ -138,6 +144,8 @@ def write_setting(store: Store, name: str, text: str) -> Settings:
             " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (name, str(format_value(name, value))),
         )
+        if now is not None:
+            note_change(db, [SETTING + name], now)
     return read_settings(store)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from quizzer.progress import summaries
 from quizzer.progress.database import operational, transaction
 from quizzer.progress.migrations import statements
 from quizzer.progress.stored import iso
@@ -22,6 +23,7 @@ from quizzer.progress.stored import iso
 if TYPE_CHECKING:
     from fsrs.card import CardDict
 
+    from quizzer.progress.parameters import SavedParameters
     from quizzer.progress.store import Store
 
 
@@ -159,15 +161,25 @@ class Staging:
             [(card_id, json.dumps(state)) for card_id, state in schedule],
         )
 
-    def merge(self, now: datetime, settings: Sequence[tuple[str, str]] = ()) -> Merged:
+    def merge(
+        self,
+        now: datetime,
+        settings: Sequence[tuple[str, str]] = (),
+        parameters: SavedParameters | None = None,
+    ) -> Merged:
         """Add what the store lacks, in one transaction that also runs the duplicate check.
 
         Concurrent imports of one backup therefore add it once. New attempts and
         reviews belong to one "import" session, which exists only if they do.
-        ``settings`` (checked name, text pairs) replace the saved ones, in the
-        same transaction, so a failed import changes no setting either.
+        ``settings`` (checked name, text pairs) replace the saved ones, and
+        ``parameters`` (``optimize``'s fit) the saved fit if fitted later, in the
+        same transaction, so a failed import changes neither.
         """
         with self.store.writing() as db:
+            if parameters is not None:
+                from quizzer.progress.parameters import restore_parameters
+
+                restore_parameters(db, parameters)
             db.executemany(
                 "INSERT INTO settings (key, value) VALUES (?, ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -177,8 +189,11 @@ class Staging:
                 "INSERT INTO sessions (mode, started_at, ended_at) VALUES ('import', ?, ?)",
                 (iso(now), iso(now)),
             ).lastrowid
+            # The totals of what is merged are counted together, not row by row.
+            before = summaries.pause(db)
             attempts = db.execute(_MERGE_ATTEMPTS, {"session": session}).rowcount
             reviews = db.execute(_MERGE_REVIEWS, {"session": session}).rowcount
+            summaries.added_in_bulk(db, before)
             schedules = db.execute(_MERGE_SCHEDULE, {"now": iso(now)}).rowcount
             if not attempts and not reviews:
                 db.execute("DELETE FROM sessions WHERE id = ?", (session,))

@@ -50,6 +50,28 @@ class Topic:
         return self.correct / self.attempts if self.attempts else None
 
 
+def topics_from_totals(
+    tags_by_card: Mapping[str, Sequence[str]], answers: Mapping[str, tuple[int, int]]
+) -> list[Topic]:
+    """Every tag of the deck, with card counts and accuracy, from each card's totals.
+
+    Args:
+        tags_by_card: Each card's tags, by card id.
+        answers: Each card's (attempts, correct), as :meth:`Store.answers_by_card` counts them.
+
+    Returns:
+        One topic per tag, alphabetically.
+    """
+    cards = Counter(tag for tags in tags_by_card.values() for tag in tags)
+    answered: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    for card_id, (n, correct) in answers.items():
+        for tag in tags_by_card.get(card_id, ()):
+            answered[tag] += n
+            right[tag] += correct
+    return [Topic(tag, cards[tag], answered[tag], right[tag]) for tag in sorted(cards)]
+
+
 def topics(tags_by_card: Mapping[str, Sequence[str]], attempts: Sequence[Attempt]) -> list[Topic]:
     """Every tag of the deck, with card counts and the learner's accuracy.
 

@@ -28,14 +28,16 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from quizzer.progress.changes import BURIED, CHANGED, SETTING, SUSPENDED
 from quizzer.progress.settings import NAMES, SettingError, parse_value
 from quizzer.progress.stored import iso, utc_time
 from quizzer.progress.sync_ids import set_id
 
-SETTING, SUSPENDED, BURIED, PARAMETERS = "setting:", "suspended:", "buried:", "parameters"
+PARAMETERS = "parameters"
 #: Settings that belong to one machine and never travel (a folder's path differs on each).
 LOCAL_SETTINGS = frozenset({"sync_dir"})
 _REGISTER = "reg:"
+
 _TICK = timedelta(milliseconds=1)
 
 
@@ -116,6 +118,15 @@ def _keep(db: sqlite3.Connection, entry: dict[str, Any]) -> None:
     )
 
 
+def _changed_at(db: sqlite3.Connection) -> dict[str, datetime]:
+    found: dict[str, datetime] = {}
+    for key, text in db.execute("SELECT key, value FROM sync_meta WHERE key LIKE 'changed:%'"):
+        at = _time_or_none(text)
+        if at is not None:  # a damaged time: the change is dated by this sync, as before
+            found[str(key)[len(CHANGED) :]] = at
+    return found
+
+
 def changes(db: sqlite3.Connection, device: str, now: datetime) -> list[dict[str, Any]]:
     """A ``set`` entry for every value changed here since it was last sent or merged.
 
@@ -124,6 +135,7 @@ def changes(db: sqlite3.Connection, device: str, now: datetime) -> list[dict[str
     """
     known = registers(db)
     values, damaged = local_values(db)
+    noted = _changed_at(db)
     # A setting only a newer quizzer knows is never changed here: it is kept as merged.
     foreign = {k for k in known if k.startswith(SETTING) and k[len(SETTING) :] not in NAMES}
     keys = (set(values) | set(known)) - damaged - foreign
@@ -133,9 +145,9 @@ def changes(db: sqlite3.Connection, device: str, now: datetime) -> list[dict[str
         if key in known:
             if known[key][2] == value:
                 continue
-        elif value == _default(key):
-            continue
-        changed = now
+        elif value == _default(key) and key not in noted:
+            continue  # never changed here: nothing to say (a noted change back is sent)
+        changed = min(noted.get(key, now), now)  # never dated after the sync that sends it
         if key == PARAMETERS and isinstance(value, dict):
             changed = utc_time(value["fitted_at"])  # a fit says when it was made
         if key in known:

@@ -293,7 +293,7 @@ class _Loop:
         if self.progress is None:
             self.show(Notice(f"{command}: nothing is saved in this session, so {card_id} is not"))
         elif command == SUSPEND:
-            self.progress.suspend(card_id)
+            self.progress.suspend(card_id, self.clock())
             self.show(Notice(f"suspended {card_id}: `quizzer unsuspend {card_id}` brings it back"))
         else:
             until = self.progress.bury(card_id, self.clock())

@@ -120,7 +120,7 @@ class Progress(Protocol):
     def in_learning(self, item: str) -> bool:
         """Whether the item's saved state is in its (re)learning steps."""
 
-    def suspend(self, card_id: str) -> None:
+    def suspend(self, card_id: str, now: datetime) -> None:
         """Suspend a card: no session chooses it until it is unsuspended."""
 
     def bury(self, card_id: str, now: datetime) -> datetime:

@@ -139,13 +139,14 @@ class SessionProgress:
         state = self._states.get(item)
         return state is not None and schedule.in_learning(state)
 
-    def suspend(self, card_id: str) -> None:
+    def suspend(self, card_id: str, now: datetime) -> None:
         """Suspend a card (``/suspend``): no session chooses it until unsuspended.
 
         Args:
             card_id: The card.
+            now: The current time (UTC), which dates the change for sync.
         """
-        flags.set_suspended(self.store, [card_id], True)
+        flags.set_suspended(self.store, [card_id], True, now=now)
 
     def bury(self, card_id: str, now: datetime) -> datetime:
         """Bury a card until tomorrow (``/bury``).

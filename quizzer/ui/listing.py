@@ -50,7 +50,9 @@ class ListingView(View):
             tags = Counter(tag for c in group for tag in c.tags)
             summary = ", ".join(f"{tag} {n}" for tag, n in tags.most_common(4))
             heading = f"{deck}/"
-            rest = crop(f"  {counted(len(group), 'card')} · {summary}", width - cell_len(heading))
+            # A deck of untagged cards (a new card's template has tags: []) has no summary.
+            about = f"  {counted(len(group), 'card')}" + (f" · {summary}" if summary else "")
+            rest = crop(about, width - cell_len(heading))
             if number:
                 lines.append("")
             lines.append(styled(heading, "bold magenta") + styled(rest, "dim"))

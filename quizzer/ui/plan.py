@@ -55,12 +55,19 @@ class PlanView(View):
                 ("quizzer", "bold"),
                 f" · {counted(status.cards, 'card')} · ",
                 (f"{status.due} due now", "bold yellow" if status.due else ""),
-                f" · {status.new} new · streak {counted(status.streak, 'day')}",
+                f" · {status.new} new",
+                f" ({status.new_today} today)" if status.new_today != status.new else "",
+                f" · streak {counted(status.streak, 'day')}",
+                *(
+                    (f" · {count} {what}", "dim")
+                    for count, what in ((status.suspended, "suspended"), (status.buried, "buried"))
+                    if count
+                ),
             )
         )
         if status.due:
             command = "quizzer quiz --due"
-        elif status.new:
+        elif status.new_today if status.new_today is not None else status.new:
             command = "quizzer quiz --new --limit 5"
         else:
             command = "quizzer quiz --weak"

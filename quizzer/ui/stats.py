@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from quizzer.progress.store import Attempt
 
 
+#: Answers ``stats CARD`` tables at most, the latest: a heavy learner's card has thousands,
+#: and a Rich table of 5,000 rows took seconds to lay out.
+HISTORY_ROWS = 100
+
+
 class StatsView(View):
     """The screens of ``stats`` and ``stats CARD``."""
 
@@ -52,7 +57,9 @@ class StatsView(View):
         if report.retention_by_tag:
             worst = sorted(report.retention_by_tag.items(), key=lambda kv: kv[1].rate or 0)[:5]
             rows = [(tag, str(r.reviewed), percent(r.rate)) for tag, r in worst]
-            self._ranking("Lowest recall by tag", ("tag", "green"), ("reviews", "recall"), rows)
+            # Achieved next to desired, as the months' chart marks it.
+            recall = f"recall (desired {percent(report.desired_retention)})"
+            self._ranking("Lowest recall by tag", ("tag", "green"), ("reviews", recall), rows)
         self.out.print()
         self.out.print(calendar_heatmap(report.calendar, calendar_start(now), CALENDAR_WEEKS))
         self.out.print()
@@ -112,7 +119,17 @@ class StatsView(View):
         table.add_column("answer", overflow="fold")
         table.add_column("", justify="center")
         table.add_column("try", justify="right")
-        for attempt in history.attempts:
+        shown = history.attempts[-HISTORY_ROWS:]
+        if len(shown) < len(history.attempts):
+            earlier = len(history.attempts) - len(shown)
+            self.out.print(
+                Text(
+                    f"the last {len(shown):,} answers; {earlier:,} earlier ones:"
+                    f" quizzer stats {history.card_id} --json",
+                    style="dim",
+                )
+            )
+        for attempt in shown:
             table.add_row(
                 when(attempt.at),
                 attempt.blank,
