@@ -88,7 +88,18 @@ def _section(section: Section) -> str:
         return f"""\
 {section.field}:
   - question: {PLACEHOLDER} what would an interviewer ask next?
-    approach: {PLACEHOLDER} how a strong candidate answers."""
+    approach: {PLACEHOLDER} how a strong candidate answers.
+    # What a good answer must say, checked on the learner's typed answer. Every group
+    # of concepts must appear (any one phrase of each); write 2+ examples each way.
+    # Try one: quizzer check CARD --follow-up 1 -a "your answer"
+    key_points:
+      - point: {PLACEHOLDER} a larger slope makes the line steeper
+        concepts: [[slope, gradient], [steeper, rises faster]]
+        examples:
+          - {{answer: "a bigger gradient means the line is steeper", covered: true}}
+          - {{answer: "the line rises faster when the slope grows", covered: true}}
+          - {{answer: "the slope does not change how steep it is", covered: false}}
+          - {{answer: "the intercept moves the line up", covered: false}}"""
     if section.kind == "sources":
         return f"""\
 {section.field}:               # {section.about}
