@@ -241,3 +241,13 @@ def test_the_rule_through_the_python_api(tmp_path):
     (problem,) = missing_key_points(card)
     assert problem.path == ("follow_ups", 0) and problem.warning
     assert missing_key_points(card.model_copy(update={"follow_ups": []})) == []
+
+
+def test_strict_requires_key_points_on_every_follow_up(invoke, tmp_path):
+    # Publishable cards have them: the bundled deck does, on all its follow-ups.
+    path = tmp_path / "giveaway.yaml"
+    path.write_text(CARD, encoding="utf-8")
+    line = CARD.splitlines().index("  - question: What if the scores were not scaled?") + 1
+    strict = json.loads(invoke("validate", "--strict", "--json", str(path)).stdout)
+    (problem,) = [p for p in strict["problems"] if "has no key points" in p["message"]]
+    assert (problem["line"], problem["severity"]) == (line, "error")

@@ -78,11 +78,13 @@ def validate_paths(
     With ``cached``, a card whose file, deck ids, reviewed answers and quizzer
     are as when it was last checked is not judged again: its problems come
     from the cache, as a linter such as ruff does.
-    With ``require_key_points``, a follow-up without key points is a warning
-    (an error with ``strict``): issue 28 asks it of the bundled deck once every
-    card has them.
+    With ``require_key_points``, a follow-up without key points is a warning;
+    ``strict`` requires them (an error), as it requires every teaching section:
+    a publishable card's follow-ups are checked on what a good answer says.
     """
     from quizzer.cards.cache import cached_results, store_results
+
+    require_key_points = require_key_points or strict
 
     for path in paths:
         if not path.exists():

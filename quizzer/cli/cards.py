@@ -89,13 +89,17 @@ def validate(
         ),
     ] = None,
     strict: Annotated[
-        bool, typer.Option("--strict", help="Require every teaching section (publishable cards).")
+        bool,
+        typer.Option(
+            "--strict",
+            help="Require every teaching section and follow-up key points (publishable cards).",
+        ),
     ] = False,
     require_key_points: Annotated[
         bool,
         typer.Option(
             "--require-key-points",
-            help="Report follow-ups without key points (errors with --strict).",
+            help="Warn of follow-ups without key points (--strict makes them errors).",
         ),
     ] = False,
     deck: DeckOption = None,
