@@ -17,6 +17,7 @@ from quizzer.answers.keypoints import (
 )
 from quizzer.cards.deck import deck_sources, resolve_card
 from quizzer.cards.model import Card, KeyPoint
+from quizzer.cards.yamldoc import CardDumper
 
 ATTENTION = resolve_card("attention", deck_sources(), cached=True).card
 CHECKER = KeyPointChecker(ATTENTION)
@@ -210,7 +211,9 @@ def test_validate_reports_a_key_point_example_that_fails(invoke, tmp_path):
     deck = tmp_path / "deck"
     deck.mkdir()
     (deck / "attention.yaml").write_text(
-        yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        # CardDumper quotes what YAML 1.2 would read as numbers (the "-1e9" members)
+        yaml.dump(data, Dumper=CardDumper, sort_keys=False, allow_unicode=True),
+        encoding="utf-8",
     )
     result = invoke("validate", str(deck), "--json")
     messages = [p["message"] for p in json.loads(result.stdout)["problems"]]
