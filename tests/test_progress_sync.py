@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -452,30 +456,13 @@ def test_a_file_replaced_under_its_name_is_read_again(two, tmp_path: Path) -> No
 
 
 def test_a_sync_killed_at_any_moment_loses_and_doubles_nothing(tmp_path: Path) -> None:
-    import os
-    import signal
-    import sys
-    import time
 
     folder = tmp_path / "shared"
     folder.mkdir()
     with Store.open(tmp_path / "a.db") as a:
         for n in range(60):
             study(a, CARDS[n % 3], 1 + n % 4, START + timedelta(hours=n))
-    script = (
-        "import sys; from pathlib import Path; from quizzer.progress.store import Store;"
-        "from datetime import datetime, timezone; from quizzer.progress.sync import sync;"
-        "s = Store.open(Path(sys.argv[1]));"
-        "sync(s, Path(sys.argv[2]), now=datetime.now(timezone.utc))"
-    )
-    for delay in (0.05, 0.2, 0.6):
-        child = subprocess.Popen(
-            [sys.executable, "-c", script, str(tmp_path / "a.db"), str(folder)]
-        )
-        time.sleep(delay)
-        if child.poll() is None:
-            os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+    sync_killed_after(tmp_path / "a.db", folder, (0.05, 0.2, 0.6))
     with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
         for store in (a, b, a, b):
             sync(store, folder, now=LATER)
@@ -521,3 +508,21 @@ def test_a_sync_that_does_not_answer_in_time_is_left(tmp_path: Path) -> None:
     assert "did not answer within 0.01 s" in message
     assert auto_sync(workspace, limit=60) is None
     assert list(folder.glob(f"*{SUFFIX}"))
+
+
+_SYNC_CHILD = (
+    "import sys; from pathlib import Path; from quizzer.progress.store import Store;"
+    "from datetime import datetime, timezone; from quizzer.progress.sync import sync;"
+    "s = Store.open(Path(sys.argv[1]));"
+    "sync(s, Path(sys.argv[2]), now=datetime.now(timezone.utc))"
+)
+
+
+def sync_killed_after(db: Path, folder: Path, delays: tuple[float, ...]) -> None:
+    """Start a sync of ``db`` through ``folder`` in a child, SIGKILLed after each delay."""
+    for delay in delays:
+        child = subprocess.Popen([sys.executable, "-c", _SYNC_CHILD, str(db), str(folder)])
+        time.sleep(delay)
+        if child.poll() is None:
+            os.kill(child.pid, signal.SIGKILL)
+        child.wait()

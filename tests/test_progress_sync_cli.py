@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +14,15 @@ from quizzer.progress.settings import write_setting
 from quizzer.progress.store import Store
 from quizzer.progress.sync import sync
 from quizzer.progress.sync_files import SUFFIX
-from tests.test_progress_sync import CARDS, LATER, START, history, set_aside_and_settings, study
+from tests.test_progress_sync import (
+    CARDS,
+    LATER,
+    START,
+    history,
+    set_aside_and_settings,
+    study,
+    sync_killed_after,
+)
 
 ATTENTION = "sqrt(d_k)\nV\n"
 REVEAL = "!\n" * 8
@@ -100,20 +104,7 @@ def test_a_sync_killed_at_any_moment_loses_flags_and_settings_neither(tmp_path: 
 
         set_suspended(a, ["softmax"], True)
         bury(a, "attention", START)
-    script = (
-        "import sys; from datetime import datetime, timezone; from pathlib import Path;"
-        "from quizzer.progress.store import Store; from quizzer.progress.sync import sync;"
-        "s = Store.open(Path(sys.argv[1]));"
-        "sync(s, Path(sys.argv[2]), now=datetime.now(timezone.utc))"
-    )
-    for delay in (0.05, 0.3, 0.8):
-        child = subprocess.Popen(
-            [sys.executable, "-c", script, str(tmp_path / "a.db"), str(folder)]
-        )
-        time.sleep(delay)
-        if child.poll() is None:
-            os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+    sync_killed_after(tmp_path / "a.db", folder, (0.05, 0.3, 0.8))
     with Store.open(tmp_path / "a.db") as a, Store.open(tmp_path / "b.db") as b:
         for store in (a, b, a, b):
             sync(store, folder, now=LATER)
