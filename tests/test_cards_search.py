@@ -42,7 +42,7 @@ def deck(tmp_path):
         "in-title": card("in-title", title="Zorblax of a softmax"),
         "in-teaching": card("in-teaching", explanation="Dividing by the zorblax flattens it."),
         "in-tags": card("in-tags", tags="zorblax, sampling"),
-        "accented": card("accented", explanation="Régularisation de Tikhonov, à la main."),
+        "accented": card("accented", explanation="Régularisation de Tikhonov-Zéphyrin, à la main."),
         "unrelated": card("unrelated", explanation="Nothing to see."),
     }
     for name, text in cards.items():
@@ -222,12 +222,12 @@ def test_quiz_review_and_export_study_only_the_matches(invoke, deck, tmp_path):
     out = tmp_path / "found.json"
     assert invoke("export", "json", str(out), "--deck", str(deck), "-s", "zorblax").exit_code == 0
     assert [c["id"] for c in json.loads(out.read_text())] == ["in-title", "in-tags", "in-teaching"]
-    result = invoke("quiz", "--no-record", "--deck", str(deck), "--search", "tikhonov", input="m\n")
+    result = invoke("quiz", "--no-record", "--deck", str(deck), "--search", "zephyrin", input="m\n")
     assert result.exit_code == 0, result.output
     assert "accented │" in result.stdout
     assert not any(f"{other} │" in result.stdout for other in ("in-title", "unrelated"))
     result = invoke(
-        "review", "--deck", str(deck), "--search", "tikhonov", "--new", "5", input="m\n"
+        "review", "--deck", str(deck), "--search", "zephyrin", "--new", "5", input="m\n"
     )
     assert result.exit_code == 0, result.output
     assert "Review: 0 due, 1 new" in result.stdout and "accented │" in result.stdout
