@@ -2,10 +2,10 @@
 
 A command hands over its options and a :class:`Learner` (how to read a line
 and show an event) in one call (:func:`quiz`, :func:`review`, :func:`drill`);
-this module starts the judge's warm-up (:class:`quizzer.study.judging.Judges`,
-before the deck is read), chooses the cards, opens the progress database,
-builds the session and runs the study loop (:mod:`quizzer.study.loop`), and
-writes a drill's cheat sheet. Nothing here
+this module chooses the cards, opens the progress database, builds the
+session with its judges (:class:`quizzer.study.judging.Judges`, which warm
+up once the first question is on screen) and runs the study loop
+(:mod:`quizzer.study.loop`), and writes a drill's cheat sheet. Nothing here
 draws or reads the terminal itself, so a script can run a session with its
 own ``read`` and ``show`` (docs/python-api.md).
 """
@@ -139,7 +139,6 @@ def study(
     session is given no recorder of its own (it would save every attempt twice).
     """
     judges = Judges(learner.start_thread)
-    judges.warm_up()
     return _study(workspace, cards, learner, options, mode, judges)
 
 
@@ -287,7 +286,6 @@ def quiz(
     from quizzer.app.choosing import choose_cards
 
     judges = Judges(learner.start_thread)
-    judges.warm_up()  # while the deck is read
     chosen = choose_cards(workspace, choice)
     return _study(workspace, [c.card for c in chosen], learner, options, "quiz", judges)
 
@@ -323,7 +321,6 @@ def review(
     from quizzer.app.choosing import filtered, load
 
     judges = Judges(learner.start_thread)
-    judges.warm_up()  # while the deck is read
     candidates = filtered(load(workspace).cards, choice.tags, choice.search)
     plan = plan_review(workspace, candidates, limit=choice.limit, new_per_day=new_per_day)
     if not plan.cards:
@@ -352,7 +349,6 @@ def drill(
     from quizzer.study.drill import DrillSession, cheat_sheet_markdown
 
     judges = Judges(learner.start_thread)
-    judges.warm_up()  # while the deck is read
     if sheet is not None:
         from quizzer.files import check_writable
 

@@ -1,19 +1,23 @@
 """The judges of a study session, and its one warm-up.
 
-Loading the judge is slow (numpy and mpmath about 0.3 s, SymPy about a
+Loading the judge is slow (numpy and mpmath about 0.25 s, SymPy about a
 second on a loaded machine), and a learner may answer the instant the first
 question appears. So a session's :class:`Judges` warms up in one background
-thread, in two stages:
+thread, started by :meth:`Judges.question_shown` (the first question is on
+screen), in two stages:
 
-1. from :meth:`Judges.warm_up` (called before the deck is read): numpy,
-   mpmath and quizzer's judge, none of which loads SymPy;
-2. from :meth:`Judges.question_shown` (the first question is on screen):
-   the first card's judge, down its right and wrong paths, which loads SymPy
+1. numpy, mpmath and quizzer's judge, none of which loads SymPy;
+2. the first card's judge, down its right and wrong paths, which loads SymPy
    for the read-back.
 
-The first question therefore never waits for SymPy, and until the thread is
-done an answer is decided by numbers alone (``read_back=False``), which is
-the same verdict without the "read as" line (tests/e2e/test_first_verdict.py).
+The thread starts only once the question is shown, not while the deck and
+the progress database are read: under the GIL a thread importing modules
+takes its time from the main thread, and started earlier it delayed the
+first card by its whole stage 1 (0.65 s against 0.35 s without it, for
+``review`` on a heavy history). The first question therefore never waits
+for the judge, and until the thread is done an answer is decided by numbers
+alone (``read_back=False``), which is the same verdict without the "read as"
+line (tests/e2e/test_first_verdict.py).
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class Judges:
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
-        """Start the warm-up now, if it has not started (stage 1; see the module)."""
+        """Start the warm-up now, if it has not started (see the module)."""
         with self._lock:
             if self._thread.ident is None:
                 self._start_thread(self._thread)
