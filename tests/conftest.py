@@ -43,11 +43,19 @@ blanks:
 
 @pytest.fixture(autouse=True)
 def isolated_environment(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """Point progress and user data at a temp folder; ignore the user's decks and colours."""
+    """Point progress and user data at a temp folder; ignore the user's decks and colours.
+
+    The deck cache is one per test process (each xdist worker has its own base
+    folder): it holds only what the card files say, keyed by path, size and
+    modification time, so a test cannot see another's cards in it, and a cold
+    cache per test read and checked the 200 bundled cards again in every test
+    that loads the deck (about a second each). A test about the cache itself
+    sets QUIZZER_CACHE to a folder of its own.
+    """
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("QUIZZER_DB", str(home / "progress.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
-    monkeypatch.setenv("QUIZZER_CACHE", str(home / "cache"))
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path_factory.getbasetemp() / "deck-cache"))
     monkeypatch.delenv("QUIZZER_DECKS", raising=False)
     monkeypatch.delenv("QUIZZER_DEBUG", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
