@@ -30,8 +30,10 @@ MINIMAL = {
 
 
 @pytest.fixture(autouse=True)
-def fresh_connections():
-    """Each test starts as a new process would: no cache connection open."""
+def fresh_connections(tmp_path, monkeypatch):
+    """Each test starts as a new process would: no cache connection open, and a cold
+    cache of its own (the other tests share one per process)."""
+    monkeypatch.setenv("QUIZZER_CACHE", str(tmp_path / "own-cache"))
     close_databases()
     yield
     close_databases()
