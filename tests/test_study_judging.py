@@ -68,9 +68,7 @@ def test_a_judge_asked_for_before_any_question_starts_the_warm_up_itself():
 
 
 @pytest.mark.parametrize("command", ["quiz", "review", "drill"])
-def test_a_session_starts_the_warm_up_only_once_its_first_question_is_on_screen(
-    command, tmp_path
-):
+def test_a_session_starts_the_warm_up_only_once_its_first_question_is_on_screen(command, tmp_path):
     # Under the GIL a thread importing numpy and mpmath slows the main thread by as
     # much: started while the deck and the history were read, it delayed the first
     # card by about 0.3 s (issue 25's target for review is 0.5 s).

@@ -130,9 +130,7 @@ def read_settings(store: Store | None) -> Settings:
     return replace(DEFAULTS, **chosen)  # type: ignore[arg-type]
 
 
-def write_setting(
-    store: Store, name: str, text: str, *, now: datetime | None = None
-) -> Settings:
+def write_setting(store: Store, name: str, text: str, *, now: datetime | None = None) -> Settings:
     """Check and save one setting; returns the settings as they now are.
 
     ``now`` dates the change for sync (the newest change wins on every device).
