@@ -198,8 +198,11 @@ class HistoryReport:
         }
 
 
-def history(workspace: Workspace, card: str) -> HistoryReport:
-    """One card's history; a card never studied and unknown to the deck is an error."""
+def history(workspace: Workspace, card: str, *, last: int | None = None) -> HistoryReport:
+    """One card's history; a card never studied and unknown to the deck is an error.
+
+    ``last``: only the last this many answers (and no reviews, only their counts).
+    """
     from quizzer.app.choosing import load
     from quizzer.progress.schedule import learner_scheduler
     from quizzer.progress.stats import card_history
@@ -208,8 +211,8 @@ def history(workspace: Workspace, card: str) -> HistoryReport:
     with workspace.existing_progress() as store:
         if store is None:
             raise QuizzerError(f"no progress yet (no database at {workspace.db_path})")
-        found = card_history(store, card, learner_scheduler(store), now)
-    if not (found.attempts or found.reviews or found.due):
+        found = card_history(store, card, learner_scheduler(store), now, last=last)
+    if not (found.attempt_count or found.review_count or found.due):
         # Nothing stored: a typo must not pass for a card never studied.
         # A follow-up's history is kept under CARD#follow-N.
         load(workspace).find(card.split("#")[0])

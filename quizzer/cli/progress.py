@@ -49,7 +49,10 @@ def stats(
     workspace = workspace_for(ctx, deck, db)
     screen = screen_for(ctx)
     if card is not None:
-        history = reports.history(workspace, card)
+        from quizzer.ui.stats import HISTORY_ROWS
+
+        # The screen shows the last answers only: read just those (--json has them all).
+        history = reports.history(workspace, card, last=None if json else HISTORY_ROWS)
         if json:
             screen.json(history.to_dict())
         else:

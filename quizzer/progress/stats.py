@@ -243,15 +243,28 @@ def report(
 
 @dataclass(frozen=True)
 class CardHistory:
+    """One card's record (:func:`card_history`).
+
+    Attributes:
+        attempts: Its answers in time order: all, or the last few asked for.
+        reviews: Its reviews in time order; empty when only the last answers were read.
+        attempt_count: How many answers it has in all (``len(attempts)`` when all were read).
+        review_count: How many reviews it has in all.
+    """
+
     card_id: str
     attempts: list[Attempt]
     reviews: list[Review]
     due: datetime | None
     retrievability: float | None
     lapses: int
+    attempt_count: int = 0
+    review_count: int = 0
 
 
-def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime) -> CardHistory:
+def card_history(
+    store: Store, card_id: str, scheduler: Scheduler, now: datetime, *, last: int | None = None
+) -> CardHistory:
     """One card's record: when it comes back, and every answer given to it.
 
     Args:
@@ -259,22 +272,61 @@ def card_history(store: Store, card_id: str, scheduler: Scheduler, now: datetime
         card_id: The card.
         scheduler: The FSRS scheduler (for retrievability).
         now: The current time (UTC).
+        last: Read only the last this many answers, and count the reviews and
+            lapses in SQL without reading them (the screen's ``stats CARD``: a
+            heavy history has 4,800 answers and reviews a card, 0.4 s to read).
 
     Returns:
         Its attempts, reviews, due time, recall now and lapses (None where never reviewed).
     """
     state = store.fsrs_card(card_id)
+    due = due_time(state) if state else None
+    recall = schedule.retrievability(scheduler, card_id, state, now) if state else None
+    if last is not None:
+        attempts, attempt_count = last_attempts(store, card_id, last)
+        review_count, lapse_count = store.reviews_by_card(card_id).get(card_id, (0, 0))
+        return CardHistory(
+            card_id, attempts, [], due, recall, lapse_count, attempt_count, review_count
+        )
     # In time order, not row order: `quizzer sync` merges other devices' rows late, and
     # every device shows the same history (ties: by what was answered).
     reviews = sorted(store.reviews(card_id), key=lambda r: (r.at, r.rating))
-    attempts = sorted(
-        store.attempts(card_id), key=lambda a: (a.at, a.blank, a.try_number, a.given, a.correct)
-    )
+    attempts = sorted(store.attempts(card_id), key=_attempt_order)
     return CardHistory(
         card_id=card_id,
         attempts=attempts,
         reviews=reviews,
-        due=due_time(state) if state else None,
-        retrievability=schedule.retrievability(scheduler, card_id, state, now) if state else None,
+        due=due,
+        retrievability=recall,
         lapses=lapses(reviews),
+        attempt_count=len(attempts),
+        review_count=len(reviews),
     )
+
+
+def _attempt_order(attempt: Attempt) -> tuple[datetime, str, int, str, bool]:
+    return (attempt.at, attempt.blank, attempt.try_number, attempt.given, attempt.correct)
+
+
+def last_attempts(store: Store, card_id: str, count: int) -> tuple[list[Attempt], int]:
+    """The last ``count`` answers to ``card_id`` in time order (as :func:`card_history`
+    sorts them all), and how many it has; only those rows become attempts.
+
+    Every row at the cut-off time is read too, so answers sharing a moment are
+    ordered by what was answered, as in the full history. Damaged rows are read
+    as well, for the store to report them as any read does.
+    """
+    from quizzer.progress.stored import stored_time
+
+    timed, damaged = [], []
+    for row, text, sound in store.attempt_times(card_id):
+        at = stored_time(text) if sound else None
+        if at is None:
+            damaged.append(row)
+        else:
+            timed.append((at, row))
+    timed.sort()
+    cut = timed[-min(count, len(timed))][0] if count > 0 and timed else None
+    recent = [row for at, row in timed if cut is not None and at >= cut]
+    read = sorted(store.each_attempt(card_id, rows=recent + damaged), key=_attempt_order)
+    return (read[-count:] if count > 0 else []), len(timed)

@@ -120,8 +120,9 @@ class StatsView(View):
         table.add_column("", justify="center")
         table.add_column("try", justify="right")
         shown = history.attempts[-HISTORY_ROWS:]
-        if len(shown) < len(history.attempts):
-            earlier = len(history.attempts) - len(shown)
+        total = max(history.attempt_count, len(history.attempts))
+        if len(shown) < total:
+            earlier = total - len(shown)
             self.out.print(
                 Text(
                     f"the last {len(shown):,} answers; {earlier:,} earlier ones:"
