@@ -14,73 +14,115 @@ The study loop's events reach their views through one ``match`` ending in
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import IO, TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from quizzer.ui.card import CardView
-from quizzer.ui.card_back import CardBackView
 from quizzer.ui.console import Output
 from quizzer.ui.dispatch import assert_never
-from quizzer.ui.drill import DrillView
-from quizzer.ui.follow_ups import FollowUpView
-from quizzer.ui.importing import ImportView
-from quizzer.ui.listing import ListingView
-from quizzer.ui.optimize import OptimizeView
-from quizzer.ui.overrides import OverridesView
-from quizzer.ui.plan import PlanView
-from quizzer.ui.problems import ProblemsView
 from quizzer.ui.prompts import prompt_line
-from quizzer.ui.session import SessionView
-from quizzer.ui.stats import StatsView
-from quizzer.ui.verdict import VerdictView
 from quizzer.ui.widgets import clock_face
 
 if TYPE_CHECKING:
     from quizzer.study import events as flow
-
-#: Every view class a screen holds (the test that no two define one name reads this).
-VIEWS = (
-    CardView,
-    ListingView,
-    ProblemsView,
-    StatsView,
-    VerdictView,
-    OptimizeView,
-    ImportView,
-    OverridesView,
-    PlanView,
-    SessionView,
-    CardBackView,
-    FollowUpView,
-    DrillView,
-)
+    from quizzer.ui.card import CardView
+    from quizzer.ui.card_back import CardBackView
+    from quizzer.ui.drill import DrillView
+    from quizzer.ui.follow_ups import FollowUpView
+    from quizzer.ui.importing import ImportView
+    from quizzer.ui.listing import ListingView
+    from quizzer.ui.optimize import OptimizeView
+    from quizzer.ui.overrides import OverridesView
+    from quizzer.ui.plan import PlanView
+    from quizzer.ui.problems import ProblemsView
+    from quizzer.ui.session import SessionView
+    from quizzer.ui.stats import StatsView
+    from quizzer.ui.verdict import VerdictView
 
 
 class Screen(Output):
     """Standard output and standard error, styled or plain, with one of each view."""
 
-    def __init__(
-        self,
-        *,
-        no_color: bool = False,
-        file: IO[str] | None = None,
-        error_file: IO[str] | None = None,
-        width: int | None = None,
-    ) -> None:
-        super().__init__(no_color=no_color, file=file, error_file=error_file, width=width)
-        # One per command (or part of a session), named by what it shows.
-        self.cards = CardView(self)
-        self.listing = ListingView(self)
-        self.validation = ProblemsView(self)
-        self.stats = StatsView(self)
-        self.checks = VerdictView(self)
-        self.optimizing = OptimizeView(self)
-        self.imports = ImportView(self)
-        self.overrides = OverridesView(self)
-        self.plan = PlanView(self)
-        self.session = SessionView(self)
-        self.card_back = CardBackView(self)
-        self.follow_ups = FollowUpView(self)
-        self.drill = DrillView(self)
+    # One view per command (or part of a session), named by what it shows; each is
+    # built, and its module imported, on first use: `list` and `stats` draw one or two
+    # of the thirteen, and importing them all cost every command 20 ms.
+
+    @cached_property
+    def cards(self) -> CardView:
+        from quizzer.ui.card import CardView
+
+        return CardView(self)
+
+    @cached_property
+    def listing(self) -> ListingView:
+        from quizzer.ui.listing import ListingView
+
+        return ListingView(self)
+
+    @cached_property
+    def validation(self) -> ProblemsView:
+        from quizzer.ui.problems import ProblemsView
+
+        return ProblemsView(self)
+
+    @cached_property
+    def stats(self) -> StatsView:
+        from quizzer.ui.stats import StatsView
+
+        return StatsView(self)
+
+    @cached_property
+    def checks(self) -> VerdictView:
+        from quizzer.ui.verdict import VerdictView
+
+        return VerdictView(self)
+
+    @cached_property
+    def optimizing(self) -> OptimizeView:
+        from quizzer.ui.optimize import OptimizeView
+
+        return OptimizeView(self)
+
+    @cached_property
+    def imports(self) -> ImportView:
+        from quizzer.ui.importing import ImportView
+
+        return ImportView(self)
+
+    @cached_property
+    def overrides(self) -> OverridesView:
+        from quizzer.ui.overrides import OverridesView
+
+        return OverridesView(self)
+
+    @cached_property
+    def plan(self) -> PlanView:
+        from quizzer.ui.plan import PlanView
+
+        return PlanView(self)
+
+    @cached_property
+    def session(self) -> SessionView:
+        from quizzer.ui.session import SessionView
+
+        return SessionView(self)
+
+    @cached_property
+    def card_back(self) -> CardBackView:
+        from quizzer.ui.card_back import CardBackView
+
+        return CardBackView(self)
+
+    @cached_property
+    def follow_ups(self) -> FollowUpView:
+        from quizzer.ui.follow_ups import FollowUpView
+
+        return FollowUpView(self)
+
+    @cached_property
+    def drill(self) -> DrillView:
+        from quizzer.ui.drill import DrillView
+
+        return DrillView(self)
 
     def prompt_for(self, prompt: flow.Prompt, remaining: timedelta | None = None) -> str:
         """The text of the input line that answers ``prompt``, led by the time left if any."""
