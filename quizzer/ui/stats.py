@@ -13,7 +13,9 @@ from quizzer.progress.calendar import CALENDAR_WEEKS, calendar_start
 from quizzer.ui.charts import calendar_heatmap, forecast_bars, retention_by_month, workload
 from quizzer.ui.view import View
 from quizzer.ui.widgets import (
+    Column,
     counted,
+    line_table,
     percent,
     relative,
     report_table,
@@ -30,6 +32,15 @@ if TYPE_CHECKING:
 #: Answers ``stats CARD`` tables at most, the latest: a heavy learner's card has thousands,
 #: and a Rich table of 5,000 rows took seconds to lay out.
 HISTORY_ROWS = 100
+
+
+HISTORY_COLUMNS = (
+    Column("when", folds=True),
+    Column("blank", folds=True),
+    Column("answer", folds=True),
+    Column("", justify="center", folds=True),
+    Column("try", justify="right"),
+)
 
 
 class StatsView(View):
@@ -113,12 +124,6 @@ class StatsView(View):
         if not history.attempts:
             self.out.print(Text("no answers yet", style="dim"))
             return
-        table = Table(show_edge=False, pad_edge=False, header_style="bold")
-        table.add_column("when")
-        table.add_column("blank")
-        table.add_column("answer", overflow="fold")
-        table.add_column("", justify="center")
-        table.add_column("try", justify="right")
         shown = history.attempts[-HISTORY_ROWS:]
         total = max(history.attempt_count, len(history.attempts))
         if len(shown) < total:
@@ -130,15 +135,8 @@ class StatsView(View):
                     style="dim",
                 )
             )
-        for attempt in shown:
-            table.add_row(
-                when(attempt.at),
-                attempt.blank,
-                visible(attempt.given),
-                _mark(attempt),
-                str(attempt.try_number),
-            )
-        self.out.print(table)
+        rows = [(when(a.at), a.blank, visible(a.given), _mark(a), str(a.try_number)) for a in shown]
+        self.out.print(line_table(HISTORY_COLUMNS, rows, self.out), soft_wrap=True)
 
 
 def _mark(attempt: Attempt) -> Text:
