@@ -68,3 +68,36 @@ def test_asking_for_two_states_is_a_usage_error():
     assert choosing.state_asked(False, 3, False) is Pick.WEAK
     with pytest.raises(QuizzerError, match="choose one of"):
         choosing.state_asked(True, None, True)
+
+
+def test_a_review_builds_each_card_only_when_the_session_reaches_it(levelled, monkeypatch):
+    # A review of 200 due cards built every model (a cache read and a model each,
+    # 1-1.5 ms) before its first card was shown.
+    from quizzer.cards import deck as deck_module
+    from quizzer.study.quiz import QuizSession
+
+    built: list[str] = []
+    card_of = deck_module.LoadedCard.card
+
+    def counting(self):
+        built.append(self.id)
+        return card_of.fget(self)
+
+    mine = [c for c in choosing.load(levelled).cards if c.deck == "deck"]
+    monkeypatch.setattr(deck_module.LoadedCard, "card", property(counting))
+    plan = studying.plan_review(levelled, mine, new_per_day=4)
+    assert len(plan.cards) == 4 and built == []
+    session = QuizSession(plan.cards, judge=None, clock=lambda: datetime.now(timezone.utc))
+    assert built == []
+    assert session.card.id == "d-basic" and built == ["d-basic"]
+    # The plan and the session each keep their own order; cards built once are kept.
+    session.cards.insert(1, plan.cards[3])
+    assert [c.id for c in session.cards] == [
+        "d-basic",
+        "a-advanced",
+        "b-core",
+        "c-unlevelled",
+        "a-advanced",
+    ]
+    assert [c.id for c in plan.cards] == ["d-basic", "b-core", "c-unlevelled", "a-advanced"]
+    assert plan.cards[1:3][0].id == "b-core"

@@ -188,7 +188,7 @@ class ReviewPlan:
         desired_retention: The recall the schedule aims at.
     """
 
-    cards: list[Card]
+    cards: Sequence[Card]
     due: int
     new: int
     next_due: tuple[str, datetime] | None
@@ -210,6 +210,7 @@ def plan_review(
     learner's setting (``quizzer config new_per_day``).
     """
     from quizzer.app.choosing import by_level, without_set_aside
+    from quizzer.cards.deck import CardsOnDemand
     from quizzer.progress.flags import card_flags
     from quizzer.progress.parameters import desired_retention
     from quizzer.progress.schedule import forecast
@@ -235,7 +236,7 @@ def plan_review(
         )
         retention = desired_retention(store)
     return ReviewPlan(
-        [by_id[c].card for c in chosen.cards],
+        CardsOnDemand(by_id[c] for c in chosen.cards),
         len(chosen.due),
         len(chosen.new),
         chosen.next_due,
@@ -284,10 +285,11 @@ def quiz(
     Raises :class:`~quizzer.app.choosing.NothingToStudy` when no card is in the state asked.
     """
     from quizzer.app.choosing import choose_cards
+    from quizzer.cards.deck import CardsOnDemand
 
     judges = Judges(learner.start_thread)
     chosen = choose_cards(workspace, choice)
-    return _study(workspace, [c.card for c in chosen], learner, options, "quiz", judges)
+    return _study(workspace, CardsOnDemand(chosen), learner, options, "quiz", judges)
 
 
 class NothingDue(Exception):

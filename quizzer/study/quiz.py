@@ -10,7 +10,7 @@ database or SymPy.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -132,7 +132,11 @@ class QuizSession:
             raise ValueError("a session needs at least one card")
         if tries < 1:
             raise ValueError("tries must be at least 1")
-        self.cards = list(cards)
+        # A copy of its own (it inserts cards coming back); a slice of the deck's
+        # CardsOnDemand stays lazy, so no card is built before it is reached.
+        self.cards: MutableSequence[Card] = (
+            cards[:] if isinstance(cards, MutableSequence) else list(cards)
+        )
         self.judge = judge
         self.clock = clock
         self.tries = tries
