@@ -450,3 +450,22 @@ def test_counts_in_sqlite_match_counting_the_rows_in_python(tmp_path):
         assert store.first_reviews_on(day) == sum(
             1 for m in firsts.values() if m.date() == T0.date()
         )
+
+
+@pytest.mark.parametrize(
+    ("line", "repeats"),
+    [
+        ('{"card": "a", "rating": 3, "review_log": {"rating": 3, "card_id": 1}},', False),
+        ('{"card": "a", "rating": 3, "review_log": {"rating": 3, "rating": 1}},', True),
+        ('{"card": "a", "rating": 3, "card": "b", "review_log": {"rating": 3}},', True),
+        ('{"card": "a", "card" : "b"}', True),
+        ('{"card": "a", "given": "x\\": 1"}', True),  # an escaped quote: read the careful way
+        ('{"card": "a", "given": "x\\\\"}', False),  # an escaped backslash hides nothing
+        ('{"card": "a"}', False),
+    ],
+)
+def test_the_fast_path_sends_every_line_that_may_repeat_a_key_the_careful_way(line, repeats):
+    # The fast path parses with pydantic, which keeps the last of two keys silently.
+    from quizzer.progress.restore import _repeats_a_key
+
+    assert _repeats_a_key(line) is repeats
