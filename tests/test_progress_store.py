@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quizzer.progress import migrations
-from quizzer.progress import store as store_module
+from quizzer.progress import opening as opening_module
 from quizzer.progress.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -287,7 +287,7 @@ def test_a_new_database_waits_for_another_opener_switching_it_to_wal(tmp_path, t
 
 
 def test_a_database_locked_for_good_still_fails(tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(opening_module, "BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "p.db"
     connection = sqlite3.connect(path, isolation_level=None)
     store = Store(path, LockedForAWhile(connection, 10**9))  # type: ignore[arg-type]

@@ -7,7 +7,8 @@ quizzer process waits its turn (saying so) instead of failing at once.
 A quizzer database is marked with ``PRAGMA application_id``; a file that is
 not SQLite, or is someone else's SQLite, is refused and never written to.
 The schema version lives in ``PRAGMA user_version``; :mod:`.migrations`
-takes any older quizzer file forward, one step at a time. SQLite itself is
+takes any older quizzer file forward, one step at a time (:mod:`.opening`
+checks, migrates and sets up a file as it is opened). SQLite itself is
 reached through :mod:`.database` (errors, waiting, the one transaction
 helper); every stored value is read through :mod:`.stored`, so a damaged row
 is a warning and a card treated as new, never a crash.
@@ -18,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
@@ -26,9 +26,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from quizzer.progress import migrations, summaries
+from quizzer.progress import opening
 from quizzer.progress.database import (
-    BUSY_TIMEOUT_MS,
     QUIET_WAIT_MS,
     StoreError,
     cannot_write,
@@ -36,11 +35,11 @@ from quizzer.progress.database import (
     existing_database,
     operational,
     patiently,
-    private_copy,
     remove_empty,
     transaction,
 )
-from quizzer.progress.migrations import MIGRATIONS, SCHEMA_VERSION, statements
+from quizzer.progress.migrations import MIGRATIONS, SCHEMA_VERSION
+from quizzer.progress.opening import APPLICATION_ID
 from quizzer.progress.stored import (
     VALID_ATTEMPT_SQL,
     VALID_REVIEW_SQL,
@@ -59,12 +58,18 @@ if TYPE_CHECKING:
 
 
 # What callers import from here, though other modules define it.
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Attempt", "Review", "StoreError", "Totals", "iso"]
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Attempt",
+    "Review",
+    "StoreError",
+    "Totals",
+    "iso",
+]
 
 DB_ENV = "QUIZZER_DB"
-APPLICATION_ID = 0x51555A52  # "QUZR"
-#: Pause between tries to switch a new file to WAL while another opener holds it.
-_WAL_RETRY_SECONDS = 0.01
 #: Characters of an answer kept (the judge reads at most 1,000; a backup entry takes 100,000).
 MAX_GIVEN = 10_000
 #: Names SQLite reads as a database kept in memory: progress there would be lost on exit.
@@ -165,136 +170,21 @@ class Store:
     def _open_read_only(cls, path: Path, on_warning: Callable[[str], None] | None = None) -> Store:
         """Open a database this process may not write (its file or its folder is read-only).
 
-        Every read works; a write fails with a "read-only" :class:`StoreError`.
-        When not even the WAL index can be created beside the file, the file is
-        read as immutable, which is exact as long as no WAL file holds changes;
-        when one does, the file and its WAL are read from a private copy.
+        Every read works; a write fails with a "read-only" :class:`StoreError`
+        (:func:`.opening.read_only_connection` says how it is read).
         """
-        wal = path.with_name(path.name + "-wal")
-        pending = wal.exists() and wal.stat().st_size > 0
-        attempts: list[Path | str] = ["mode=ro"]
-        if pending:
-            attempts.append(path)  # read from a copy of the file and its WAL
-        else:
-            attempts.append("mode=ro&immutable=1")
-        failure: sqlite3.Error | None = None
-        for options in attempts:
-            resources = ExitStack()
-            if isinstance(options, Path):
-                uri = f"{private_copy(path, resources).as_uri()}?mode=ro"
-            else:
-                uri = f"{path.resolve().as_uri()}?{options}"
-            connection = sqlite3.connect(
-                uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
-            )
-            store = cls(path, connection, on_warning)
-            store._resources.enter_context(resources)
-            try:
-                _, version = store._identity()
-                connection.execute("SELECT count(*) FROM sessions").fetchone()
-            except sqlite3.Error as error:
-                store.close()
-                failure = error
-                continue
-            except StoreError:
-                store.close()
-                raise
-            if version < migrations.SCHEMA_VERSION:
-                store.close()
-                raise StoreError(
-                    f"progress database is read-only and needs upgrading by this quizzer"
-                    f" (schema {version} to {migrations.SCHEMA_VERSION}); make it writable once:"
-                    f" {path}"
-                )
-            if store._has_summaries() and summaries.missing_triggers(connection):
-                summaries.shadow(store._script)
-            store._protect()
-            return store
-        assert failure is not None
-        raise operational(path, failure) from None
+        resources = ExitStack()
+        try:
+            connection = opening.read_only_connection(path, resources)
+        except sqlite3.Error as error:
+            raise operational(path, error) from None
+        store = cls(path, connection, on_warning)
+        store._resources.enter_context(resources)
+        store._protect()
+        return store
 
     def _prepare(self) -> None:
-        db = self.connection
-        db.execute(f"PRAGMA busy_timeout = {QUIET_WAIT_MS}")
-        _, version = self._identity()
-        if version < migrations.SCHEMA_VERSION:
-            self._migrate()
-        self._use_wal()
-        db.execute("PRAGMA foreign_keys = ON")
-        if self._has_summaries() and summaries.missing_triggers(db):
-            with transaction(db) as writing:
-                summaries.repair(writing, self._script)
-        # No integrity scan here: it costs ~90 ms per 300,000 attempts on every start.
-        # A damaged page surfaces as an SQLite error on first use, which _rows and
-        # writing turn into a "corrupt" StoreError.
-
-    def _use_wal(self) -> None:
-        """Switch the file to WAL, waiting as long as the busy timeout for other openers.
-
-        The switch needs the file to itself, and when two processes ask at once
-        SQLite answers "locked" at once instead of waiting (it would deadlock):
-        the busy timeout never applies, so the wait is here. Seen as one failed
-        open in about 400 when six processes created the same database.
-        """
-        db = self.connection
-        give_up = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        while (mode := db.execute("PRAGMA journal_mode").fetchone()[0]) != "wal":
-            if mode == "memory":
-                # Only a database in memory answers so, and it can never switch.
-                raise StoreError("the progress database must be a file, not memory")
-            try:
-                db.execute("PRAGMA journal_mode = WAL")
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() > give_up:
-                    raise
-                time.sleep(_WAL_RETRY_SECONDS)
-
-    def _identity(self) -> tuple[int, int]:
-        """The file's application id and schema version, refusing a foreign or newer file.
-
-        One statement reads the id, the version and the tables, so all three come
-        from one snapshot: read apart, a file that another process was creating
-        could look like a foreign database (its tables already there, its id not).
-        """
-        application_id, version, tables = self.connection.execute(
-            "SELECT (SELECT application_id FROM pragma_application_id),"
-            " (SELECT user_version FROM pragma_user_version),"
-            " (SELECT count(*) FROM sqlite_master)"
-        ).fetchone()
-        # An SQLite file with no tables holds nothing to lose: it may be a quizzer
-        # database that another process has just created and not yet set up.
-        if application_id != APPLICATION_ID and tables:
-            raise StoreError(
-                f"{self.path} is not a quizzer progress database; refusing to touch it"
-            )
-        if version > migrations.SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer quizzer (schema {version}, this one knows"
-                f" {migrations.SCHEMA_VERSION}); upgrade quizzer"
-            )
-        return int(application_id), int(version)
-
-    def _migrate(self) -> None:
-        """Create or upgrade the schema in one transaction.
-
-        Concurrent creators queue on the write lock; each looks again once it
-        holds it, so the first creates the schema and the others find it done.
-        """
-        with transaction(self.connection) as db:
-            _, current = self._identity()
-            for step in range(current, migrations.SCHEMA_VERSION):
-                for statement in statements(migrations.MIGRATIONS[step]):
-                    db.execute(statement)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION}")
-
-    def _has_summaries(self) -> bool:
-        # Tests pin an older SCHEMA_VERSION to make files as older quizzers did.
-        return migrations.SCHEMA_VERSION >= migrations.SUMMARIES_VERSION
-
-    def _script(self, script: str) -> None:
-        for statement in statements(script):
-            self.connection.execute(statement)
+        opening.prepare(self.connection, self.path)
 
     def close(self) -> None:
         self.connection.close()
