@@ -222,13 +222,10 @@ def _repeats_a_key(line: str) -> bool:
     if "\\" in line and _ESCAPE.search(line):
         return True
     keys = _KEY.findall(line)
-    repeats = len(keys) - len(set(keys))
-    if not repeats:
+    distinct = set(keys)
+    if len(keys) == len(distinct):
         return False
-    # Not a repeat: only keys allowed twice repeat, and none more often than allowed.
-    allowed = sum(max(0, min(keys.count(key), twice) - 1) for key, twice in _TWICE.items())
-    over = any(keys.count(key) > twice for key, twice in _TWICE.items())
-    return over or repeats > allowed
+    return any(keys.count(key) > _TWICE.get(key, 1) for key in distinct)
 
 
 def _is_json_error(error: ValidationError) -> bool:
