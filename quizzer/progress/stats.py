@@ -308,19 +308,6 @@ def _attempt_order(attempt: Attempt) -> tuple[datetime, str, int, str, bool]:
     return (attempt.at, attempt.blank, attempt.try_number, attempt.given, attempt.correct)
 
 
-def _utc(text: str) -> datetime | None:
-    """A stored time; the store's own form (UTC, ``+00:00``) read without the checks
-    :func:`~quizzer.progress.stored.stored_time` makes of any other (a fifth of the time)."""
-    from quizzer.progress.stored import stored_time
-
-    if text.endswith("+00:00"):
-        try:
-            return datetime.fromisoformat(text)
-        except ValueError:
-            return None
-    return stored_time(text)
-
-
 def last_attempts(store: Store, card_id: str, count: int) -> tuple[list[Attempt], int]:
     """The last ``count`` answers to ``card_id`` in time order (as :func:`card_history`
     sorts them all), and how many it has; only those rows become attempts.
@@ -329,9 +316,11 @@ def last_attempts(store: Store, card_id: str, count: int) -> tuple[list[Attempt]
     ordered by what was answered, as in the full history. Damaged rows are read
     as well, for the store to report them as any read does.
     """
+    from quizzer.progress.stored import stored_time
+
     timed, damaged = [], []
     for row, text, sound in store.attempt_times(card_id):
-        at = _utc(text) if sound else None
+        at = stored_time(text) if sound else None
         if at is None:
             damaged.append(row)
         else:

@@ -138,6 +138,8 @@ def utc_time(value: object) -> datetime:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError(f"not an ISO 8601 time: {value[:40]!r}") from None
+    if moment.tzinfo is timezone.utc:
+        return moment  # the store's own form (``+00:00``) and ``Z``: already UTC
     offset = moment.utcoffset()
     if offset is None:
         raise ValueError(f"time without a zone: {value[:40]!r} (add Z or +00:00)")
